@@ -1,0 +1,181 @@
+package io.harbinger.predictor;
+
+import java.util.Arrays;
+
+/**
+ * A decaying histogram of durations over the bins of {@link HistogramLayout}, with interpolated
+ * quantiles.
+ *
+ * <p>Each observation's weight shrinks by the decay factor every time a newer one arrives (seed
+ * paper equation 1). With decay 0.995, the median of 100 observations at 2 ms followed by 200 at 20
+ * ms is 20 ms: the old regime keeps 0.995^200 ≈ 37% of its weight, a quarter of the total.
+ *
+ * <p>Implementation notes (spec/harbinger-reference.md sections 1.1 to 1.3): decay is O(1) per
+ * observation by "scaled increments": a new observation adds the current scale, and the scale then
+ * grows by 1/decay, which is the same as multiplying all earlier weight by the decay. When the
+ * scale passes {@link #RENORMALISE_ABOVE}, every stored weight is divided by it and it resets to 1.
+ * Wall-clock decay is also O(1): only ratios of weights are ever read, so shrinking all old weight
+ * by a factor is the same as growing the scale by its inverse. Bin weights are floats to keep a key
+ * under 1 KiB; every weight is at most 1/(1 - decay) times the scale, and when that ratio would
+ * exceed {@link #MAX_WEIGHT_RATIO} (only with decay within 2.4e-7 of 1) all weights are halved so
+ * that a float bin still resolves a new increment.
+ *
+ * <p>Not thread-safe: the owner guards it.
+ */
+class DurationHistogram {
+
+  /** Renormalise when the scale passes this; keeps float bins far from overflow. */
+  static final double RENORMALISE_ABOVE = 1e30;
+
+  /** Largest ratio of the total weight to the scale before weights are halved. */
+  static final double MAX_WEIGHT_RATIO = 1 << 22;
+
+  final float[] bins = new float[HistogramLayout.BIN_COUNT];
+  double scale = 1;
+  double total;
+  double sum;
+  double censored;
+  long observations;
+  long saturated;
+
+  /**
+   * Adds one duration.
+   *
+   * @param nanos finite and non-negative; values above the top edge are stored at the top edge
+   * @param inverseDecay 1 / decay
+   * @return whether the value was above the top edge (saturated)
+   */
+  final boolean add(double nanos, double inverseDecay) {
+    boolean clamp = nanos > HistogramLayout.MAX_NANOS;
+    double value = clamp ? HistogramLayout.MAX_NANOS : nanos;
+    bins[HistogramLayout.binOf(value)] += (float) scale;
+    total += scale;
+    sum += scale * value;
+    observations++;
+    if (clamp) {
+      saturated++;
+    }
+    advance(inverseDecay);
+    return clamp;
+  }
+
+  /**
+   * Adds one censored delivery: it decays like an observation but is not a duration.
+   *
+   * @param inverseDecay 1 / decay
+   */
+  final void addCensored(double inverseDecay) {
+    censored += scale;
+    advance(inverseDecay);
+  }
+
+  /**
+   * Multiplies all stored weight by a factor, relative to future observations.
+   *
+   * @param factor in (0, 1]; smaller factors forget more
+   */
+  final void decayBy(double factor) {
+    assert factor > 0 && factor <= 1 : factor;
+    double grown = scale / factor;
+    if (grown > RENORMALISE_ABOVE || Double.isInfinite(grown)) {
+      // Divide everything by the grown scale; weights too small to matter become zero.
+      multiplyWeights(1 / scale * factor);
+      scale = 1;
+    } else {
+      scale = grown;
+    }
+  }
+
+  /** Forgets all weight and the observation count. */
+  final void clear() {
+    Arrays.fill(bins, 0f);
+    scale = 1;
+    total = 0;
+    sum = 0;
+    censored = 0;
+    observations = 0;
+  }
+
+  /**
+   * Returns the q-quantile, interpolated linearly within its bin.
+   *
+   * @param q in [0, 1]
+   * @return nanoseconds, or NaN when the histogram holds no weight
+   */
+  final double quantile(double q) {
+    if (!(total > 0)) {
+      return Double.NaN;
+    }
+    double target = q * total;
+    double cumulative = 0;
+    int last = -1;
+    for (int b = 0; b < bins.length; b++) {
+      double w = bins[b];
+      if (w <= 0) {
+        continue;
+      }
+      last = b;
+      if (cumulative + w >= target) {
+        double fraction = Math.min(1, Math.max(0, (target - cumulative) / w));
+        double lower = HistogramLayout.lowerEdge(b);
+        return lower + fraction * (HistogramLayout.upperEdge(b) - lower);
+      }
+      cumulative += w;
+    }
+    // Float rounding can leave the cumulative weight just short of the total.
+    return last < 0 ? Double.NaN : HistogramLayout.upperEdge(last);
+  }
+
+  /**
+   * Returns the weighted mean.
+   *
+   * @return nanoseconds, or NaN when empty
+   */
+  final double mean() {
+    return total > 0 ? sum / total : Double.NaN;
+  }
+
+  /**
+   * Returns the decayed share of censored deliveries among all deliveries.
+   *
+   * @return in [0, 1]; 0 when empty
+   */
+  final double censoredShare() {
+    double all = total + censored;
+    return all > 0 ? censored / all : 0;
+  }
+
+  /**
+   * Copies the weights and counts of another histogram into this one.
+   *
+   * @param other the source
+   */
+  final void copyFrom(DurationHistogram other) {
+    System.arraycopy(other.bins, 0, bins, 0, bins.length);
+    scale = other.scale;
+    total = other.total;
+    sum = other.sum;
+    censored = other.censored;
+    observations = other.observations;
+    saturated = other.saturated;
+  }
+
+  private void advance(double inverseDecay) {
+    scale *= inverseDecay;
+    if (scale > RENORMALISE_ABOVE) {
+      multiplyWeights(1 / scale);
+      scale = 1;
+    } else if (total > MAX_WEIGHT_RATIO * scale) {
+      multiplyWeights(0.5);
+    }
+  }
+
+  private void multiplyWeights(double factor) {
+    for (int b = 0; b < bins.length; b++) {
+      bins[b] = (float) (bins[b] * factor);
+    }
+    total *= factor;
+    sum *= factor;
+    censored *= factor;
+  }
+}

@@ -1,0 +1,500 @@
+package io.harbinger.predictor;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The predictor of seed paper sections 3.4 and 3.5: per-key decaying duration histograms, level
+ * boundaries from the pooled histogram, and trust gates that send untrusted keys to the default
+ * level.
+ *
+ * <p>Example, with the defaults (3 levels, 20 observations, spread 16 at the 99th percentile):
+ * after 300 pooled observations spread over keys of 3 ms, 40 ms and 2 s, the boundaries sit near
+ * the pooled tertiles; a key with 20 observations around 3 ms is {@link Outcome#PREDICTED} at level
+ * 0 (AMQP priority 2); a key with 92% of its jobs at 3 ms and 8% at 3 s has a 99th percentile a
+ * thousand times its median and falls back with {@link Outcome#SPREAD} to level 1; a key seen 5
+ * times is {@link Outcome#COLD}.
+ *
+ * <p>Implementation notes. The gates run in this order, each with its own counter
+ * (spec/harbinger-reference.md section 1.6): invalid key, unready (no boundaries yet), cold
+ * (unknown, untracked, or fewer than {@code minObservations} successful observations), stale (idle
+ * longer than {@code staleAfter}), censored share, spread. A prediction of a key that is not yet
+ * stale counts as activity (the fix of seed paper section 3.5), so keys whose jobs wait in a
+ * backlog stay predicted; a stale key is revived only by an observation, which first discards its
+ * history. Wall-clock decay is applied when a key is observed and at least one second has passed
+ * since its last decay. Keys live in {@code shards} shards of at most ceil(maxKeys / shards) keys
+ * each; a new key at a full shard evicts the least recently active key only if that key has been
+ * idle for its grace (section 1.8), and is otherwise not tracked. A key's median and tail are
+ * cached between observations, so a prediction of a trusted key is one map lookup and a few
+ * comparisons.
+ *
+ * <p>Assumptions and guarantees: thread-safe. Every method holds at most one lock at a time (one
+ * key shard, or the pooled histogram, or the drift monitor), never nests them and never performs
+ * I/O while holding one; {@link #save} performs file I/O after copying state shard by shard, so a
+ * snapshot is consistent per key but not across keys. Observations are never lost to concurrency:
+ * each is applied under its key's shard lock and the pooled lock.
+ */
+public final class HistogramPredictor implements Predictor {
+
+  /** Durations above this are rejected as absurd rather than stored (one day). */
+  static final double MAX_ACCEPTED_NANOS = Duration.ofDays(1).toNanos();
+
+  private static final long ONE_SECOND = 1_000_000_000L;
+
+  private final PredictorConfig config;
+  private final Ticker ticker;
+  private final KeyShard[] shards;
+  private final PooledHistogram pooled;
+  private final DriftMonitor drift = new DriftMonitor();
+  private final double inverseKeyDecay;
+  private final long staleAfterNanos;
+  private final long idleHalfLifeNanos;
+  private final long coldGraceNanos;
+  private final long idleEvictionNanos;
+  private final double spreadFloorNanos;
+  private final int defaultLevel;
+  private volatile Mode mode;
+
+  private final LongAdder[] predictions = new LongAdder[Outcome.values().length];
+  private final LongAdder parentFallbacks = new LongAdder();
+  private final LongAdder accepted = new LongAdder();
+  private final LongAdder censored = new LongAdder();
+  private final LongAdder rejectedKeys = new LongAdder();
+  private final LongAdder rejectedDurations = new LongAdder();
+  private final LongAdder untracked = new LongAdder();
+  private final LongAdder saturated = new LongAdder();
+  private final LongAdder evictions = new LongAdder();
+
+  /**
+   * Creates a cold predictor.
+   *
+   * @param config the parameters
+   * @param ticker the source of time
+   * @param mode the initial mode
+   */
+  public HistogramPredictor(PredictorConfig config, Ticker ticker, Mode mode) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.ticker = Objects.requireNonNull(ticker, "ticker");
+    this.mode = Objects.requireNonNull(mode, "mode");
+    int perShard = (config.maxKeys() + config.shards() - 1) / config.shards();
+    shards = new KeyShard[config.shards()];
+    for (int i = 0; i < shards.length; i++) {
+      shards[i] = new KeyShard(perShard);
+    }
+    pooled = new PooledHistogram(config);
+    inverseKeyDecay = 1 / config.keyDecay();
+    staleAfterNanos = config.staleAfter().toNanos();
+    idleHalfLifeNanos = config.idleHalfLife().toNanos();
+    coldGraceNanos = config.coldEvictionGrace().toNanos();
+    idleEvictionNanos = config.idleEviction().toNanos();
+    spreadFloorNanos = config.spreadFloor().toNanos();
+    defaultLevel = config.defaultLevel();
+    for (int i = 0; i < predictions.length; i++) {
+      predictions[i] = new LongAdder();
+    }
+  }
+
+  /**
+   * Creates a cold predictor in predictive mode on the system ticker.
+   *
+   * @param config the parameters
+   */
+  public HistogramPredictor(PredictorConfig config) {
+    this(config, Ticker.SYSTEM, Mode.PREDICTIVE);
+  }
+
+  @Override
+  public Prediction predict(String key) {
+    return predict(key, -1);
+  }
+
+  @Override
+  public Prediction predict(String key, long sizeHint) {
+    Mode m = mode;
+    Prediction p;
+    if (m == Mode.OFF) {
+      p = Prediction.fallback(defaultLevel, Outcome.OFF, m);
+    } else {
+      p = evaluate(key, sizeHint, m, true);
+    }
+    predictions[p.outcome().ordinal()].increment();
+    return p;
+  }
+
+  @Override
+  public Prediction peek(String key) {
+    return evaluate(key, -1, mode == Mode.OFF ? Mode.PREDICTIVE : mode, false);
+  }
+
+  @Override
+  public ObserveResult observe(String key, double durationNanos) {
+    return observe(key, -1, durationNanos);
+  }
+
+  @Override
+  public ObserveResult observe(String key, long sizeHint, double durationNanos) {
+    if (!Keys.isValid(key)) {
+      rejectedKeys.increment();
+      return ObserveResult.REJECTED_KEY;
+    }
+    if (!(durationNanos >= 0 && durationNanos <= MAX_ACCEPTED_NANOS)) {
+      rejectedDurations.increment();
+      return ObserveResult.REJECTED_DURATION;
+    }
+    long now = ticker.nanos();
+    boolean tracked = learn(key, durationNanos, now, false);
+    String binned = binnedKey(key, sizeHint);
+    if (binned != null) {
+      tracked &= learn(binned, durationNanos, now, false);
+    }
+    pooled.add(durationNanos);
+    accepted.increment();
+    if (durationNanos > HistogramLayout.MAX_NANOS) {
+      saturated.increment();
+    }
+    return tracked ? ObserveResult.ACCEPTED : ObserveResult.UNTRACKED;
+  }
+
+  @Override
+  public ObserveResult observeCensored(String key, long sizeHint) {
+    if (!Keys.isValid(key)) {
+      rejectedKeys.increment();
+      return ObserveResult.REJECTED_KEY;
+    }
+    long now = ticker.nanos();
+    boolean tracked = learn(key, 0, now, true);
+    String binned = binnedKey(key, sizeHint);
+    if (binned != null) {
+      tracked &= learn(binned, 0, now, true);
+    }
+    censored.increment();
+    return tracked ? ObserveResult.ACCEPTED : ObserveResult.UNTRACKED;
+  }
+
+  @Override
+  public void score(int predictedLevel, double estimateNanos, double actualNanos) {
+    Boundaries b = pooled.boundaries();
+    if (b == null
+        || predictedLevel < 0
+        || predictedLevel >= config.levels()
+        || !(actualNanos >= 0)
+        || Double.isInfinite(actualNanos)) {
+      return;
+    }
+    drift.score(predictedLevel, estimateNanos, actualNanos, b);
+  }
+
+  @Override
+  public int levels() {
+    return config.levels();
+  }
+
+  @Override
+  public int defaultLevel() {
+    return defaultLevel;
+  }
+
+  @Override
+  public Mode mode() {
+    return mode;
+  }
+
+  @Override
+  public void setMode(Mode mode) {
+    this.mode = Objects.requireNonNull(mode, "mode");
+  }
+
+  @Override
+  public Optional<Boundaries> boundaries() {
+    return Optional.ofNullable(pooled.boundaries());
+  }
+
+  @Override
+  public Optional<KeyStats> keyStats(String key) {
+    if (!Keys.isValid(key)) {
+      return Optional.empty();
+    }
+    KeyShard shard = shardOf(key);
+    long now = ticker.nanos();
+    synchronized (shard) {
+      KeyState s = shard.get(key);
+      return s == null ? Optional.empty() : Optional.of(statsOf(s, now));
+    }
+  }
+
+  @Override
+  public List<KeyStats> keyStats() {
+    long now = ticker.nanos();
+    List<KeyStats> all = new ArrayList<>();
+    for (KeyShard shard : shards) {
+      synchronized (shard) {
+        for (KeyState s = shard.oldest; s != null; s = s.newer) {
+          all.add(statsOf(s, now));
+        }
+      }
+    }
+    return all;
+  }
+
+  @Override
+  public PredictorStats stats() {
+    Map<Outcome, Long> byOutcome = new EnumMap<>(Outcome.class);
+    for (Outcome o : Outcome.values()) {
+      byOutcome.put(o, predictions[o.ordinal()].sum());
+    }
+    int keys = 0;
+    for (KeyShard shard : shards) {
+      synchronized (shard) {
+        keys += shard.size();
+      }
+    }
+    return new PredictorStats(
+        mode,
+        byOutcome,
+        parentFallbacks.sum(),
+        accepted.sum(),
+        censored.sum(),
+        rejectedKeys.sum(),
+        rejectedDurations.sum(),
+        untracked.sum(),
+        saturated.sum(),
+        evictions.sum(),
+        keys,
+        pooled.observations(),
+        pooled.publications(),
+        pooled.degenerateRefreshes(),
+        drift.signals());
+  }
+
+  @Override
+  public PredictorConfig config() {
+    return config;
+  }
+
+  /**
+   * Writes a snapshot of the learned state atomically, keeping the previous file as {@code
+   * FILE.prev}.
+   *
+   * @param file the snapshot file
+   * @param context an application string that a restoring process must match (for example the key
+   *     policy); at most 1,024 characters
+   * @throws IOException if the file cannot be written; the previous snapshot is then left in place
+   */
+  public void save(Path file, String context) throws IOException {
+    SnapshotCodec.write(this, file, context);
+  }
+
+  /**
+   * Creates a predictor from a snapshot, validating the whole file before using any of it.
+   *
+   * @param file the snapshot file
+   * @param context the application string the snapshot must have been saved with
+   * @param config the parameters; the snapshot must match its levels, histogram layout and size-bin
+   *     setting
+   * @param ticker the source of time; key idle times are restored relative to it
+   * @param mode the initial mode
+   * @return the restored predictor
+   * @throws SnapshotException naming why the file was refused; the caller then starts cold
+   */
+  public static HistogramPredictor restore(
+      Path file, String context, PredictorConfig config, Ticker ticker, Mode mode)
+      throws SnapshotException {
+    return SnapshotCodec.read(file, context, config, ticker, mode);
+  }
+
+  // Package-private access for the snapshot codec.
+
+  Ticker ticker() {
+    return ticker;
+  }
+
+  KeyShard[] shards() {
+    return shards;
+  }
+
+  PooledHistogram pooled() {
+    return pooled;
+  }
+
+  /** Inserts a restored key; only while the predictor is not yet shared. */
+  boolean restoreKey(KeyState state) {
+    KeyShard shard = shardOf(state.key);
+    synchronized (shard) {
+      if (shard.size() >= shard.capacity || shard.get(state.key) != null) {
+        return false;
+      }
+      shard.add(state);
+      return true;
+    }
+  }
+
+  private Prediction evaluate(String key, long sizeHint, Mode m, boolean touch) {
+    if (!Keys.isValid(key)) {
+      return Prediction.fallback(defaultLevel, Outcome.INVALID_KEY, m);
+    }
+    Boundaries b = pooled.boundaries();
+    if (b == null) {
+      return Prediction.fallback(defaultLevel, Outcome.UNREADY, m);
+    }
+    long now = ticker.nanos();
+    String binned = binnedKey(key, sizeHint);
+    if (binned != null) {
+      Prediction p = judge(binned, b, m, now, touch);
+      if (p.outcome() != Outcome.COLD) {
+        return p;
+      }
+      Prediction parent = judge(key, b, m, now, touch);
+      if (parent.isPredicted()) {
+        if (touch) {
+          parentFallbacks.increment();
+        }
+        return parent;
+      }
+      return p;
+    }
+    return judge(key, b, m, now, touch);
+  }
+
+  private Prediction judge(String key, Boundaries b, Mode m, long now, boolean touch) {
+    KeyShard shard = shardOf(key);
+    synchronized (shard) {
+      KeyState s = shard.get(key);
+      if (s == null || s.observations == 0) {
+        return Prediction.fallback(defaultLevel, Outcome.COLD, m);
+      }
+      return decide(shard, s, b, m, now, touch);
+    }
+  }
+
+  /**
+   * Applies the gates to a key whose shard lock the caller holds. With touch, a key that is not
+   * stale is marked active and keeps the level it is given; without, nothing changes.
+   */
+  private Prediction decide(
+      KeyShard shard, KeyState s, Boundaries b, Mode m, long now, boolean touch) {
+    Outcome verdict;
+    int level = defaultLevel;
+    double estimate = Double.NaN;
+    if (staleAfterNanos > 0 && now - s.lastActivityNanos > staleAfterNanos) {
+      verdict = Outcome.STALE;
+    } else {
+      if (touch) {
+        s.lastActivityNanos = now;
+        shard.markActive(s);
+      }
+      if (s.observations < config.minObservations() || !(s.total > 0)) {
+        verdict = Outcome.COLD;
+      } else if (s.censoredShare() > config.maxCensoredShare()) {
+        verdict = Outcome.CENSORED;
+      } else {
+        estimate = s.estimate(config.estimateQuantile(), config.spreadQuantile());
+        double tail = s.tail(config.estimateQuantile(), config.spreadQuantile());
+        if (!(estimate >= 0)
+            || Double.isInfinite(estimate)
+            || tail > config.maxSpreadRatio() * Math.max(estimate, spreadFloorNanos)) {
+          verdict = Outcome.SPREAD;
+        } else {
+          verdict = Outcome.PREDICTED;
+          level = b.levelOf(estimate, s.heldLevel, config.tierHysteresis());
+          if (touch) {
+            s.heldLevel = level;
+          }
+        }
+      }
+    }
+    if (touch) {
+      s.lastOutcome = verdict;
+    }
+    if (verdict != Outcome.PREDICTED) {
+      return Prediction.fallback(defaultLevel, verdict, m);
+    }
+    int routed = m == Mode.PREDICTIVE ? level : defaultLevel;
+    return new Prediction(routed, level, verdict, estimate, m);
+  }
+
+  /** Applies one observation to one key; returns false when the key found no room. */
+  private boolean learn(String key, double nanos, long now, boolean isCensored) {
+    KeyShard shard = shardOf(key);
+    synchronized (shard) {
+      KeyState s = shard.get(key);
+      if (s == null) {
+        s = admit(shard, key, now);
+        if (s == null) {
+          untracked.increment();
+          return false;
+        }
+      } else if (staleAfterNanos > 0 && now - s.lastActivityNanos > staleAfterNanos) {
+        s.clear();
+        s.heldLevel = -1;
+        s.lastDecayNanos = now;
+      } else if (idleHalfLifeNanos > 0 && now - s.lastDecayNanos >= ONE_SECOND) {
+        s.decayBy(Math.pow(0.5, (double) (now - s.lastDecayNanos) / idleHalfLifeNanos));
+        s.lastDecayNanos = now;
+      }
+      if (isCensored) {
+        s.addCensored(inverseKeyDecay);
+      } else {
+        s.add(nanos, inverseKeyDecay);
+      }
+      s.invalidateSummary();
+      s.lastActivityNanos = now;
+      shard.markActive(s);
+      return true;
+    }
+  }
+
+  private KeyState admit(KeyShard shard, String key, long now) {
+    if (shard.size() >= shard.capacity) {
+      KeyState oldest = shard.oldest;
+      long grace =
+          oldest.observations < config.minObservations() ? coldGraceNanos : idleEvictionNanos;
+      if (now - oldest.lastActivityNanos < grace) {
+        return null;
+      }
+      shard.remove(oldest);
+      evictions.increment();
+    }
+    KeyState s = new KeyState(key, now);
+    shard.add(s);
+    return s;
+  }
+
+  private String binnedKey(String key, long sizeHint) {
+    return config.sizeBins() && sizeHint >= 0 ? Keys.withSizeBin(key, sizeHint) : null;
+  }
+
+  private KeyShard shardOf(String key) {
+    int h = key.hashCode();
+    h ^= h >>> 16;
+    return shards[(h & 0x7fffffff) % shards.length];
+  }
+
+  private KeyStats statsOf(KeyState s, long now) {
+    double median = s.quantile(0.5);
+    double tail = s.quantile(config.spreadQuantile());
+    Boundaries b = pooled.boundaries();
+    Prediction verdict =
+        b == null
+            ? Prediction.fallback(defaultLevel, Outcome.UNREADY, Mode.PREDICTIVE)
+            : decide(null, s, b, Mode.PREDICTIVE, now, false);
+    return new KeyStats(
+        s.key,
+        s.observations,
+        median,
+        tail,
+        s.mean(),
+        s.censoredShare(),
+        verdict.predictedLevel(),
+        verdict.outcome(),
+        s.lastOutcome,
+        Duration.ofNanos(Math.max(0, now - s.lastActivityNanos)));
+  }
+}

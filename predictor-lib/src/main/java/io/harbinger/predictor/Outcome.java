@@ -1,0 +1,36 @@
+package io.harbinger.predictor;
+
+/**
+ * Why a prediction came out as it did: {@link #PREDICTED}, or the reason it fell back to the
+ * default level.
+ *
+ * <p>The fallback reasons are listed in the order the trust gates apply them (seed paper section
+ * 3.5).
+ */
+public enum Outcome {
+  /** The key passed every gate and was routed by its estimate. */
+  PREDICTED,
+  /** The predictor is in {@link Mode#OFF}: nothing was evaluated. */
+  OFF,
+  /** The key was null, empty or longer than {@value Keys#MAX_KEY_BYTES} UTF-8 bytes. */
+  INVALID_KEY,
+  /** No level boundaries are published yet: too few pooled observations. */
+  UNREADY,
+  /** The key is unknown, untracked, or has fewer successful observations than the minimum. */
+  COLD,
+  /** The key has been idle longer than the staleness limit. */
+  STALE,
+  /** Too large a decayed share of the key's deliveries overran (censored observations). */
+  CENSORED,
+  /** The key's tail is too far above its median (the bimodal key of seed paper section 3.5). */
+  SPREAD;
+
+  /**
+   * Returns whether this outcome sent the message to the default level because a gate failed.
+   *
+   * @return false for {@link #PREDICTED} and {@link #OFF}, true otherwise
+   */
+  public boolean isFallback() {
+    return this != PREDICTED && this != OFF;
+  }
+}

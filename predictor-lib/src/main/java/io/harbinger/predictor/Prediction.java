@@ -1,0 +1,49 @@
+package io.harbinger.predictor;
+
+/**
+ * The verdict for one message: the level to publish it at, and why.
+ *
+ * @param level the level to route to now, in [0, levels): the predicted level in {@link
+ *     Mode#PREDICTIVE} when the key passed every gate, the default level otherwise
+ * @param predictedLevel the level the predictor chose, whatever the mode: the estimate's level when
+ *     {@code outcome} is {@link Outcome#PREDICTED}, the default level otherwise; in {@link
+ *     Mode#SHADOW} this is what would have happened
+ * @param outcome {@link Outcome#PREDICTED} or the reason for the fallback
+ * @param estimateNanos the key's expected duration, or NaN when none was used
+ * @param mode the mode the verdict was made in
+ */
+public record Prediction(
+    int level, int predictedLevel, Outcome outcome, double estimateNanos, Mode mode) {
+
+  /** Checks the fields. */
+  public Prediction {
+    if (level < 0 || predictedLevel < 0) {
+      throw new IllegalArgumentException(
+          "levels must not be negative: " + level + ", " + predictedLevel);
+    }
+    if (outcome == null || mode == null) {
+      throw new NullPointerException("outcome and mode are required");
+    }
+  }
+
+  /**
+   * Returns a fallback verdict at a given level.
+   *
+   * @param defaultLevel the default level
+   * @param outcome the reason
+   * @param mode the mode
+   * @return a verdict with no estimate
+   */
+  public static Prediction fallback(int defaultLevel, Outcome outcome, Mode mode) {
+    return new Prediction(defaultLevel, defaultLevel, outcome, Double.NaN, mode);
+  }
+
+  /**
+   * Returns whether the predictor trusted the key's estimate.
+   *
+   * @return true when {@code outcome} is {@link Outcome#PREDICTED}
+   */
+  public boolean isPredicted() {
+    return outcome == Outcome.PREDICTED;
+  }
+}

@@ -1,0 +1,471 @@
+package io.harbinger.predictor;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Every parameter that shapes the predictor, with the defaults of seed paper Table 1.
+ *
+ * <p>Build one with {@link #builder()}; {@link #defaults()} gives Table 1 as is. The compact
+ * constructor checks every rule and names the offending value, so an invalid configuration never
+ * reaches a running predictor.
+ *
+ * @param levels number of priority levels L, in [2, 10]; level 0 is served first
+ * @param keyDecay per-observation retention of a key's histogram, in (0, 1]; 0.995 gives a
+ *     half-life of about 138 observations
+ * @param pooledDecay per-observation retention of the pooled histogram whose quantiles are the
+ *     level boundaries, in (0, 1]
+ * @param idleHalfLife wall-clock half-life of a key's history across idle gaps, applied when the
+ *     key is next touched; zero disables it; never negative
+ * @param staleAfter a key idle longer than this is not predicted, and its history is discarded at
+ *     its next observation; zero disables staleness; never negative
+ * @param minObservations successful observations a key needs before it is predicted (n_min), at
+ *     least 1
+ * @param maxCensoredShare largest decayed share of censored deliveries a predicted key may have, in
+ *     [0, 1]
+ * @param maxSpreadRatio largest ratio of the spread quantile to the median a predicted key may
+ *     have, at least 1
+ * @param spreadQuantile the tail quantile the spread gate looks at, in (0.5, 1)
+ * @param spreadFloor the median is raised to at least this before the spread ratio is taken, so
+ *     that sub-floor jitter does not count as spread; never negative
+ * @param estimateQuantile the quantile of a key's histogram used as its expected duration, in (0,
+ *     1); 0.5 is the median
+ * @param boundaryMinObservations pooled observations before the first boundaries are published, at
+ *     least 1
+ * @param boundaryRefreshEvery boundaries are recomputed whenever the pooled count is a multiple of
+ *     this, at least 1
+ * @param boundaryHysteresis a boundary moves only when it shifts by more than this fraction, in [0,
+ *     1)
+ * @param tierHysteresis a key keeps its level while its estimate stays within this fraction of its
+ *     level's own interval, in [0, 1)
+ * @param maxKeys most keys tracked at once, at least {@code shards}
+ * @param shards number of lock shards the keys are spread over, in [1, 256]
+ * @param coldEvictionGrace idle time after which an unproven key (fewer than minObservations) may
+ *     be evicted; never negative
+ * @param idleEviction idle time after which a proven key may be evicted; never negative
+ * @param sizeBins whether size hints extend keys with a log2 size bin (seed paper section 3.8)
+ */
+public record PredictorConfig(
+    int levels,
+    double keyDecay,
+    double pooledDecay,
+    Duration idleHalfLife,
+    Duration staleAfter,
+    int minObservations,
+    double maxCensoredShare,
+    double maxSpreadRatio,
+    double spreadQuantile,
+    Duration spreadFloor,
+    double estimateQuantile,
+    int boundaryMinObservations,
+    int boundaryRefreshEvery,
+    double boundaryHysteresis,
+    double tierHysteresis,
+    int maxKeys,
+    int shards,
+    Duration coldEvictionGrace,
+    Duration idleEviction,
+    boolean sizeBins) {
+
+  /** Fewest levels allowed. */
+  public static final int MIN_LEVELS = 2;
+
+  /** Most levels allowed. */
+  public static final int MAX_LEVELS = 10;
+
+  /** Checks every parameter; see the class description for the rules. */
+  public PredictorConfig {
+    checkRange("levels", levels, MIN_LEVELS, MAX_LEVELS);
+    checkDecay("keyDecay", keyDecay);
+    checkDecay("pooledDecay", pooledDecay);
+    checkNonNegative("idleHalfLife", idleHalfLife);
+    checkNonNegative("staleAfter", staleAfter);
+    checkRange("minObservations", minObservations, 1, Integer.MAX_VALUE);
+    if (!(maxCensoredShare >= 0 && maxCensoredShare <= 1)) {
+      throw new IllegalArgumentException("maxCensoredShare must be in [0, 1]: " + maxCensoredShare);
+    }
+    if (!(maxSpreadRatio >= 1) || Double.isInfinite(maxSpreadRatio)) {
+      throw new IllegalArgumentException(
+          "maxSpreadRatio must be finite and at least 1: " + maxSpreadRatio);
+    }
+    if (!(spreadQuantile > 0.5 && spreadQuantile < 1)) {
+      throw new IllegalArgumentException("spreadQuantile must be in (0.5, 1): " + spreadQuantile);
+    }
+    checkNonNegative("spreadFloor", spreadFloor);
+    if (!(estimateQuantile > 0 && estimateQuantile < 1)) {
+      throw new IllegalArgumentException("estimateQuantile must be in (0, 1): " + estimateQuantile);
+    }
+    checkRange("boundaryMinObservations", boundaryMinObservations, 1, Integer.MAX_VALUE);
+    checkRange("boundaryRefreshEvery", boundaryRefreshEvery, 1, Integer.MAX_VALUE);
+    checkFraction("boundaryHysteresis", boundaryHysteresis);
+    checkFraction("tierHysteresis", tierHysteresis);
+    checkRange("shards", shards, 1, 256);
+    if (maxKeys < shards) {
+      throw new IllegalArgumentException(
+          "maxKeys must be at least shards (" + shards + "): " + maxKeys);
+    }
+    checkNonNegative("coldEvictionGrace", coldEvictionGrace);
+    checkNonNegative("idleEviction", idleEviction);
+  }
+
+  /**
+   * Returns the parameters of seed paper Table 1.
+   *
+   * @return the default configuration
+   */
+  public static PredictorConfig defaults() {
+    return builder().build();
+  }
+
+  /**
+   * Returns a builder preset with the defaults.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Returns a builder preset with this configuration's values.
+   *
+   * @return a new builder
+   */
+  public Builder toBuilder() {
+    return new Builder(this);
+  }
+
+  /**
+   * Returns the level that untrusted keys take: the middle one, {@code levels / 2}.
+   *
+   * @return the default level
+   */
+  public int defaultLevel() {
+    return levels / 2;
+  }
+
+  private static void checkRange(String name, int value, int min, int max) {
+    if (value < min || value > max) {
+      String range = max == Integer.MAX_VALUE ? "at least " + min : "in [" + min + ", " + max + "]";
+      throw new IllegalArgumentException(name + " must be " + range + ": " + value);
+    }
+  }
+
+  private static void checkDecay(String name, double value) {
+    if (!(value > 0 && value <= 1)) {
+      throw new IllegalArgumentException(name + " must be in (0, 1]: " + value);
+    }
+  }
+
+  private static void checkFraction(String name, double value) {
+    if (!(value >= 0 && value < 1)) {
+      throw new IllegalArgumentException(name + " must be in [0, 1): " + value);
+    }
+  }
+
+  private static void checkNonNegative(String name, Duration value) {
+    Objects.requireNonNull(value, name);
+    if (value.isNegative()) {
+      throw new IllegalArgumentException(name + " must not be negative: " + value);
+    }
+  }
+
+  /** A mutable builder of {@link PredictorConfig}; not thread-safe. */
+  public static final class Builder {
+    private int levels = 3;
+    private double keyDecay = 0.995;
+    private double pooledDecay = 0.9999;
+    private Duration idleHalfLife = Duration.ofMinutes(10);
+    private Duration staleAfter = Duration.ofMinutes(30);
+    private int minObservations = 20;
+    private double maxCensoredShare = 0.05;
+    private double maxSpreadRatio = 16;
+    private double spreadQuantile = 0.99;
+    private Duration spreadFloor = Duration.ofMillis(1);
+    private double estimateQuantile = 0.5;
+    private int boundaryMinObservations = 100;
+    private int boundaryRefreshEvery = 256;
+    private double boundaryHysteresis = 0.10;
+    private double tierHysteresis = 0.10;
+    private int maxKeys = 16_384;
+    private int shards = 16;
+    private Duration coldEvictionGrace = Duration.ofSeconds(30);
+    private Duration idleEviction = Duration.ofMinutes(10);
+    private boolean sizeBins;
+
+    private Builder() {}
+
+    private Builder(PredictorConfig c) {
+      levels = c.levels;
+      keyDecay = c.keyDecay;
+      pooledDecay = c.pooledDecay;
+      idleHalfLife = c.idleHalfLife;
+      staleAfter = c.staleAfter;
+      minObservations = c.minObservations;
+      maxCensoredShare = c.maxCensoredShare;
+      maxSpreadRatio = c.maxSpreadRatio;
+      spreadQuantile = c.spreadQuantile;
+      spreadFloor = c.spreadFloor;
+      estimateQuantile = c.estimateQuantile;
+      boundaryMinObservations = c.boundaryMinObservations;
+      boundaryRefreshEvery = c.boundaryRefreshEvery;
+      boundaryHysteresis = c.boundaryHysteresis;
+      tierHysteresis = c.tierHysteresis;
+      maxKeys = c.maxKeys;
+      shards = c.shards;
+      coldEvictionGrace = c.coldEvictionGrace;
+      idleEviction = c.idleEviction;
+      sizeBins = c.sizeBins;
+    }
+
+    /**
+     * Sets the number of levels.
+     *
+     * @param value in [2, 10]
+     * @return this builder
+     */
+    public Builder levels(int value) {
+      levels = value;
+      return this;
+    }
+
+    /**
+     * Sets the per-key decay.
+     *
+     * @param value in (0, 1]
+     * @return this builder
+     */
+    public Builder keyDecay(double value) {
+      keyDecay = value;
+      return this;
+    }
+
+    /**
+     * Sets the pooled-histogram decay.
+     *
+     * @param value in (0, 1]
+     * @return this builder
+     */
+    public Builder pooledDecay(double value) {
+      pooledDecay = value;
+      return this;
+    }
+
+    /**
+     * Sets the wall-clock half-life of idle history.
+     *
+     * @param value zero disables; never negative
+     * @return this builder
+     */
+    public Builder idleHalfLife(Duration value) {
+      idleHalfLife = value;
+      return this;
+    }
+
+    /**
+     * Sets the staleness limit.
+     *
+     * @param value zero disables; never negative
+     * @return this builder
+     */
+    public Builder staleAfter(Duration value) {
+      staleAfter = value;
+      return this;
+    }
+
+    /**
+     * Sets the minimum successful observations before a key is predicted.
+     *
+     * @param value at least 1
+     * @return this builder
+     */
+    public Builder minObservations(int value) {
+      minObservations = value;
+      return this;
+    }
+
+    /**
+     * Sets the largest censored share of a predicted key.
+     *
+     * @param value in [0, 1]
+     * @return this builder
+     */
+    public Builder maxCensoredShare(double value) {
+      maxCensoredShare = value;
+      return this;
+    }
+
+    /**
+     * Sets the largest spread ratio of a predicted key.
+     *
+     * @param value finite, at least 1
+     * @return this builder
+     */
+    public Builder maxSpreadRatio(double value) {
+      maxSpreadRatio = value;
+      return this;
+    }
+
+    /**
+     * Sets the tail quantile of the spread gate.
+     *
+     * @param value in (0.5, 1)
+     * @return this builder
+     */
+    public Builder spreadQuantile(double value) {
+      spreadQuantile = value;
+      return this;
+    }
+
+    /**
+     * Sets the floor applied to the median in the spread ratio.
+     *
+     * @param value never negative
+     * @return this builder
+     */
+    public Builder spreadFloor(Duration value) {
+      spreadFloor = value;
+      return this;
+    }
+
+    /**
+     * Sets the quantile used as a key's expected duration.
+     *
+     * @param value in (0, 1)
+     * @return this builder
+     */
+    public Builder estimateQuantile(double value) {
+      estimateQuantile = value;
+      return this;
+    }
+
+    /**
+     * Sets the pooled observations needed before the first boundaries.
+     *
+     * @param value at least 1
+     * @return this builder
+     */
+    public Builder boundaryMinObservations(int value) {
+      boundaryMinObservations = value;
+      return this;
+    }
+
+    /**
+     * Sets the boundary recomputation period in pooled observations.
+     *
+     * @param value at least 1
+     * @return this builder
+     */
+    public Builder boundaryRefreshEvery(int value) {
+      boundaryRefreshEvery = value;
+      return this;
+    }
+
+    /**
+     * Sets the boundary hysteresis.
+     *
+     * @param value in [0, 1)
+     * @return this builder
+     */
+    public Builder boundaryHysteresis(double value) {
+      boundaryHysteresis = value;
+      return this;
+    }
+
+    /**
+     * Sets the per-key level hysteresis.
+     *
+     * @param value in [0, 1)
+     * @return this builder
+     */
+    public Builder tierHysteresis(double value) {
+      tierHysteresis = value;
+      return this;
+    }
+
+    /**
+     * Sets the most keys tracked at once.
+     *
+     * @param value at least the number of shards
+     * @return this builder
+     */
+    public Builder maxKeys(int value) {
+      maxKeys = value;
+      return this;
+    }
+
+    /**
+     * Sets the number of lock shards.
+     *
+     * @param value in [1, 256]
+     * @return this builder
+     */
+    public Builder shards(int value) {
+      shards = value;
+      return this;
+    }
+
+    /**
+     * Sets the idle grace of unproven keys before eviction.
+     *
+     * @param value never negative
+     * @return this builder
+     */
+    public Builder coldEvictionGrace(Duration value) {
+      coldEvictionGrace = value;
+      return this;
+    }
+
+    /**
+     * Sets the idle grace of proven keys before eviction.
+     *
+     * @param value never negative
+     * @return this builder
+     */
+    public Builder idleEviction(Duration value) {
+      idleEviction = value;
+      return this;
+    }
+
+    /**
+     * Sets whether size hints extend keys with a size bin.
+     *
+     * @param value true to bin by size
+     * @return this builder
+     */
+    public Builder sizeBins(boolean value) {
+      sizeBins = value;
+      return this;
+    }
+
+    /**
+     * Builds and validates the configuration.
+     *
+     * @return the configuration
+     * @throws IllegalArgumentException naming the first invalid parameter
+     */
+    public PredictorConfig build() {
+      return new PredictorConfig(
+          levels,
+          keyDecay,
+          pooledDecay,
+          idleHalfLife,
+          staleAfter,
+          minObservations,
+          maxCensoredShare,
+          maxSpreadRatio,
+          spreadQuantile,
+          spreadFloor,
+          estimateQuantile,
+          boundaryMinObservations,
+          boundaryRefreshEvery,
+          boundaryHysteresis,
+          tierHysteresis,
+          maxKeys,
+          shards,
+          coldEvictionGrace,
+          idleEviction,
+          sizeBins);
+    }
+  }
+}
