@@ -383,30 +383,29 @@ public final class HistogramPredictor implements Predictor {
     Outcome verdict;
     int level = defaultLevel;
     double estimate = Double.NaN;
-    if (staleAfterNanos > 0 && now - s.lastActivityNanos > staleAfterNanos) {
+    boolean stale = staleAfterNanos > 0 && now - s.lastActivityNanos > staleAfterNanos;
+    if (touch && !stale) {
+      s.lastActivityNanos = now;
+      shard.markActive(s);
+    }
+    if (s.observations < config.minObservations() || !(s.total > 0)) {
+      verdict = Outcome.COLD;
+    } else if (stale) {
       verdict = Outcome.STALE;
+    } else if (s.censoredShare() > config.maxCensoredShare()) {
+      verdict = Outcome.CENSORED;
     } else {
-      if (touch) {
-        s.lastActivityNanos = now;
-        shard.markActive(s);
-      }
-      if (s.observations < config.minObservations() || !(s.total > 0)) {
-        verdict = Outcome.COLD;
-      } else if (s.censoredShare() > config.maxCensoredShare()) {
-        verdict = Outcome.CENSORED;
+      estimate = s.estimate(config.estimateQuantile(), config.spreadQuantile());
+      double tail = s.tail(config.estimateQuantile(), config.spreadQuantile());
+      if (!(estimate >= 0)
+          || Double.isInfinite(estimate)
+          || tail > config.maxSpreadRatio() * Math.max(estimate, spreadFloorNanos)) {
+        verdict = Outcome.SPREAD;
       } else {
-        estimate = s.estimate(config.estimateQuantile(), config.spreadQuantile());
-        double tail = s.tail(config.estimateQuantile(), config.spreadQuantile());
-        if (!(estimate >= 0)
-            || Double.isInfinite(estimate)
-            || tail > config.maxSpreadRatio() * Math.max(estimate, spreadFloorNanos)) {
-          verdict = Outcome.SPREAD;
-        } else {
-          verdict = Outcome.PREDICTED;
-          level = b.levelOf(estimate, s.heldLevel, config.tierHysteresis());
-          if (touch) {
-            s.heldLevel = level;
-          }
+        verdict = Outcome.PREDICTED;
+        level = b.levelOf(estimate, s.heldLevel, config.tierHysteresis());
+        if (touch) {
+          s.heldLevel = level;
         }
       }
     }
@@ -471,7 +470,7 @@ public final class HistogramPredictor implements Predictor {
     return config.sizeBins() && sizeHint >= 0 ? Keys.withSizeBin(key, sizeHint) : null;
   }
 
-  private KeyShard shardOf(String key) {
+  KeyShard shardOf(String key) {
     int h = key.hashCode();
     h ^= h >>> 16;
     return shards[(h & 0x7fffffff) % shards.length];

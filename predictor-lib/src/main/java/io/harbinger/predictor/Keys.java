@@ -120,7 +120,8 @@ public final class Keys {
    * Counts the UTF-8 bytes of a string without encoding it.
    *
    * @param s the string
-   * @return its UTF-8 length; an unpaired surrogate counts as the 3 bytes of its replacement
+   * @return its UTF-8 length as {@link java.nio.charset.StandardCharsets#UTF_8} encodes it (an
+   *     unpaired surrogate becomes the one byte of '?')
    */
   public static int utf8Length(CharSequence s) {
     int bytes = 0;
@@ -135,6 +136,8 @@ public final class Keys {
           && Character.isLowSurrogate(s.charAt(i + 1))) {
         bytes += 4;
         i++;
+      } else if (Character.isSurrogate(c)) {
+        bytes += 1;
       } else {
         bytes += 3;
       }

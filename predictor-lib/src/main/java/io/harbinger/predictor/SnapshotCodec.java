@@ -210,9 +210,21 @@ final class SnapshotCodec {
     HistogramPredictor predictor = new HistogramPredictor(config, ticker, mode);
     long now = ticker.nanos();
     predictor.pooled().restore(staged.pooled, staged.boundaries);
-    // Oldest first, so each shard's recency list comes back in order.
-    staged.keys.sort(Comparator.comparingLong((StagedKey k) -> k.idleNanos).reversed());
+    // Where the new configuration has less room, the most recently active keys survive; they are
+    // then inserted
+    // oldest first so that each shard's recency list comes back in order.
+    staged.keys.sort(Comparator.comparingLong((StagedKey k) -> k.idleNanos));
+    List<StagedKey> survivors = new ArrayList<>();
+    java.util.Map<KeyShard, Integer> room = new java.util.HashMap<>();
     for (StagedKey k : staged.keys) {
+      KeyShard shard = predictor.shardOf(k.key);
+      int used = room.merge(shard, 1, Integer::sum);
+      if (used <= shard.capacity) {
+        survivors.add(k);
+      }
+    }
+    for (int i = survivors.size() - 1; i >= 0; i--) {
+      StagedKey k = survivors.get(i);
       KeyState s = new KeyState(k.key, now - k.idleNanos);
       s.copyFrom(k.histogram);
       s.lastDecayNanos = now - k.sinceDecayNanos;
@@ -312,8 +324,10 @@ final class SnapshotCodec {
     }
     staged.pooled = readHistogram(in, name, "pooled histogram");
     int keyCount = in.getInt();
-    if (keyCount < 0 || keyCount > config.maxKeys() + config.shards()) {
-      throw invalid(name, "key count " + keyCount + " exceeds maxKeys " + config.maxKeys());
+    int smallestKeyRecord = 2 + 1 + 4 * HistogramLayout.BIN_COUNT + 4 * 8 + 2 * 8 + 2 * 8 + 4;
+    if (keyCount < 0 || keyCount > in.remaining() / smallestKeyRecord) {
+      throw invalid(
+          name, "key count " + keyCount + " does not fit the " + in.remaining() + " bytes left");
     }
     Set<String> seen = new HashSet<>();
     staged.keys = new ArrayList<>(keyCount);

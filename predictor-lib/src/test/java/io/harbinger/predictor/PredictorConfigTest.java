@@ -1,0 +1,69 @@
+package io.harbinger.predictor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class PredictorConfigTest {
+
+  @Test
+  void defaults_matchSeedPaperTableOne() {
+    PredictorConfig c = PredictorConfig.defaults();
+    assertThat(c.levels()).isEqualTo(3);
+    assertThat(c.defaultLevel()).isEqualTo(1);
+    assertThat(c.keyDecay()).isEqualTo(0.995);
+    assertThat(c.pooledDecay()).isEqualTo(0.9999);
+    assertThat(c.idleHalfLife()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(c.staleAfter()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(c.minObservations()).isEqualTo(20);
+    assertThat(c.maxCensoredShare()).isEqualTo(0.05);
+    assertThat(c.maxSpreadRatio()).isEqualTo(16);
+    assertThat(c.spreadQuantile()).isEqualTo(0.99);
+    assertThat(c.boundaryMinObservations()).isEqualTo(100);
+    assertThat(c.boundaryRefreshEvery()).isEqualTo(256);
+    assertThat(c.boundaryHysteresis()).isEqualTo(0.10);
+    assertThat(c.maxKeys()).isEqualTo(16_384);
+  }
+
+  @Test
+  void build_invalidValues_failWithTheRuleAndTheValue() {
+    assertThatThrownBy(() -> PredictorConfig.builder().levels(12).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("levels must be in [2, 10]: 12");
+    assertThatThrownBy(() -> PredictorConfig.builder().levels(1).build())
+        .hasMessage("levels must be in [2, 10]: 1");
+    assertThatThrownBy(() -> PredictorConfig.builder().keyDecay(0).build())
+        .hasMessage("keyDecay must be in (0, 1]: 0.0");
+    assertThatThrownBy(() -> PredictorConfig.builder().pooledDecay(1.5).build())
+        .hasMessage("pooledDecay must be in (0, 1]: 1.5");
+    assertThatThrownBy(() -> PredictorConfig.builder().keyDecay(Double.NaN).build())
+        .hasMessageContaining("keyDecay");
+    assertThatThrownBy(() -> PredictorConfig.builder().minObservations(0).build())
+        .hasMessage("minObservations must be at least 1: 0");
+    assertThatThrownBy(() -> PredictorConfig.builder().maxCensoredShare(-0.1).build())
+        .hasMessageContaining("maxCensoredShare");
+    assertThatThrownBy(() -> PredictorConfig.builder().maxSpreadRatio(0.5).build())
+        .hasMessageContaining("maxSpreadRatio");
+    assertThatThrownBy(() -> PredictorConfig.builder().spreadQuantile(0.3).build())
+        .hasMessageContaining("spreadQuantile");
+    assertThatThrownBy(() -> PredictorConfig.builder().staleAfter(Duration.ofSeconds(-1)).build())
+        .hasMessageContaining("staleAfter must not be negative");
+    assertThatThrownBy(() -> PredictorConfig.builder().idleHalfLife(null).build())
+        .isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("idleHalfLife");
+    assertThatThrownBy(() -> PredictorConfig.builder().boundaryHysteresis(1).build())
+        .hasMessageContaining("boundaryHysteresis");
+    assertThatThrownBy(() -> PredictorConfig.builder().shards(300).build())
+        .hasMessage("shards must be in [1, 256]: 300");
+    assertThatThrownBy(() -> PredictorConfig.builder().maxKeys(4).shards(16).build())
+        .hasMessage("maxKeys must be at least shards (16): 4");
+  }
+
+  @Test
+  void toBuilder_roundTrips() {
+    PredictorConfig c = PredictorConfig.builder().levels(5).sizeBins(true).build();
+    assertThat(c.toBuilder().build()).isEqualTo(c);
+  }
+}
