@@ -385,8 +385,9 @@ public final class HistogramPredictor implements Predictor {
     double estimate = Double.NaN;
     boolean stale = staleAfterNanos > 0 && now - s.lastActivityNanos > staleAfterNanos;
     if (touch && !stale) {
+      // Only stamped here: the recency list is brought up to date lazily, at eviction time.
       s.lastActivityNanos = now;
-      shard.markActive(s);
+      s.predictedSinceListed = true;
     }
     if (s.observations < config.minObservations() || !(s.total > 0)) {
       verdict = Outcome.COLD;
@@ -452,7 +453,7 @@ public final class HistogramPredictor implements Predictor {
 
   private KeyState admit(KeyShard shard, String key, long now) {
     if (shard.size() >= shard.capacity) {
-      KeyState oldest = shard.oldest;
+      KeyState oldest = shard.oldestByActivity();
       long grace =
           oldest.observations < config.minObservations() ? coldGraceNanos : idleEvictionNanos;
       if (now - oldest.lastActivityNanos < grace) {

@@ -39,7 +39,20 @@ final class KeyShard {
     unlink(state);
   }
 
+  /**
+   * Returns the least recently active key, after moving keys predicted since they were last moved.
+   *
+   * @return the key; the shard must not be empty
+   */
+  KeyState oldestByActivity() {
+    for (int moved = 0; oldest.predictedSinceListed && moved < keys.size(); moved++) {
+      markActive(oldest);
+    }
+    return oldest;
+  }
+
   void markActive(KeyState state) {
+    state.predictedSinceListed = false;
     if (newest != state) {
       unlink(state);
       linkNewest(state);

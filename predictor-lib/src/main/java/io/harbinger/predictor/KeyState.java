@@ -12,6 +12,7 @@ final class KeyState extends DurationHistogram {
   long lastActivityNanos;
   long lastDecayNanos;
   int heldLevel = -1;
+  boolean predictedSinceListed;
   Outcome lastOutcome;
   KeyState older;
   KeyState newer;

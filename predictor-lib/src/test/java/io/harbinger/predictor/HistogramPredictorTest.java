@@ -317,6 +317,17 @@ class HistogramPredictorTest {
   }
 
   @Test
+  void observe_fullShard_evictsTheLeastRecentlyActiveCountingPredictions() {
+    HistogramPredictor p = predictor(PredictorConfig.builder().maxKeys(2).shards(1).build());
+    warm(p); // FAST, MID and SLOW compete for two places: SLOW is untracked
+    assertThat(p.keyStats()).extracting(KeyStats::key).containsExactly(FAST, MID);
+    ticker.advance(Duration.ofMinutes(11));
+    p.predict(FAST); // FAST is active again; MID has been idle for 11 minutes
+    assertThat(p.observe(SLOW, 2000 * MS)).isEqualTo(ObserveResult.ACCEPTED);
+    assertThat(p.keyStats()).extracting(KeyStats::key).containsExactlyInAnyOrder(FAST, SLOW);
+  }
+
+  @Test
   void modes_shadowRoutesLikeOffButLearnsExactlyLikePredictive() {
     HistogramPredictor off = new HistogramPredictor(PredictorConfig.defaults(), ticker, Mode.OFF);
     HistogramPredictor shadow =
