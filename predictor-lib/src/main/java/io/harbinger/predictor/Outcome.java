@@ -23,7 +23,12 @@ public enum Outcome {
   /** Too large a decayed share of the key's deliveries overran (censored observations). */
   CENSORED,
   /** The key's tail is too far above its median (the bimodal key of seed paper section 3.5). */
-  SPREAD;
+  SPREAD,
+  /**
+   * The router had no current answer: a remote router's table is missing or older than its
+   * staleness limit, or the router failed. Never produced by the predictor itself.
+   */
+  UNAVAILABLE;
 
   /**
    * Returns whether this outcome sent the message to the default level because a gate failed.

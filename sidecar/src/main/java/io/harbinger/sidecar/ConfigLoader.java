@@ -1,0 +1,461 @@
+package io.harbinger.sidecar;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.PredictorConfig;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads {@code harbinger.yaml} over the defaults of {@code reference.yaml}, applies overrides from
+ * the environment and system properties, and checks everything at once.
+ *
+ * <p>Every problem is collected (unknown keys, wrong types, out-of-range values, missing files) and
+ * reported together in one {@link ConfigException}, so an operator fixes a file in one pass.
+ * Environment names are derived from the reference paths: {@code grpc.token-file} is {@code
+ * HARBINGER_GRPC_TOKEN_FILE} and {@code -Dharbinger.grpc.token-file}.
+ */
+public final class ConfigLoader {
+
+  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  private final Map<String, String> environment;
+  private final Properties properties;
+
+  /**
+   * Creates a loader reading overrides from the given sources.
+   *
+   * @param environment environment variables
+   * @param properties system properties
+   */
+  public ConfigLoader(Map<String, String> environment, Properties properties) {
+    this.environment = Map.copyOf(environment);
+    this.properties = (Properties) properties.clone();
+  }
+
+  /**
+   * Creates a loader reading overrides from this process's environment and system properties.
+   *
+   * @return the loader
+   */
+  public static ConfigLoader fromSystem() {
+    return new ConfigLoader(System.getenv(), System.getProperties());
+  }
+
+  /**
+   * Loads the configuration.
+   *
+   * @param file the YAML file, or empty for the defaults alone
+   * @return the configuration
+   * @throws ConfigException listing every problem found
+   */
+  public SidecarConfig load(Optional<Path> file) throws ConfigException {
+    String source = file.map(Path::toString).orElse("defaults");
+    ObjectNode merged = reference();
+    List<String> problems = new ArrayList<>();
+    if (file.isPresent()) {
+      JsonNode user = readUser(file.get(), problems);
+      if (user != null && !user.isNull() && !user.isMissingNode()) {
+        if (!user.isObject()) {
+          problems.add("the file must be a YAML mapping of settings, not " + user.getNodeType());
+        } else {
+          overlay(merged, (ObjectNode) user, "", problems);
+        }
+      }
+    }
+    applyOverrides(merged, "", problems);
+    if (!problems.isEmpty()) {
+      throw new ConfigException(source, problems);
+    }
+    SidecarConfig config = bind(new Reader(merged, problems));
+    if (!problems.isEmpty()) {
+      throw new ConfigException(source, problems);
+    }
+    return config;
+  }
+
+  private static ObjectNode reference() {
+    try (InputStream in = ConfigLoader.class.getResourceAsStream("/reference.yaml")) {
+      if (in == null) {
+        throw new IllegalStateException("reference.yaml is missing from the sidecar jar");
+      }
+      return (ObjectNode) YAML.readTree(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("reference.yaml cannot be read", e);
+    }
+  }
+
+  private static JsonNode readUser(Path file, List<String> problems) {
+    try {
+      String text = Files.readString(file);
+      return text.isBlank() ? null : YAML.readTree(text);
+    } catch (NoSuchFileException e) {
+      problems.add("config file not found: " + file);
+    } catch (JsonProcessingException e) {
+      problems.add(
+          "not valid YAML at line "
+              + e.getLocation().getLineNr()
+              + ", column "
+              + e.getLocation().getColumnNr()
+              + ": "
+              + e.getOriginalMessage());
+    } catch (IOException e) {
+      problems.add("config file cannot be read: " + file + ": " + e.getMessage());
+    }
+    return null;
+  }
+
+  /** Copies user values over the defaults, reporting keys the reference does not have. */
+  private static void overlay(
+      ObjectNode target, ObjectNode user, String path, List<String> problems) {
+    Iterator<Map.Entry<String, JsonNode>> fields = user.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      String name = path + field.getKey();
+      JsonNode known = target.get(field.getKey());
+      if (known == null) {
+        List<String> names = new ArrayList<>();
+        target.fieldNames().forEachRemaining(names::add);
+        problems.add("unknown key " + name + " (known here: " + String.join(", ", names) + ")");
+      } else if (known.isObject()) {
+        if (field.getValue().isObject()) {
+          overlay((ObjectNode) known, (ObjectNode) field.getValue(), name + ".", problems);
+        } else {
+          problems.add(name + " must be a mapping of settings");
+        }
+      } else if (field.getValue().isContainerNode()) {
+        problems.add(name + " must be a single value, not a " + field.getValue().getNodeType());
+      } else {
+        target.set(field.getKey(), field.getValue());
+      }
+    }
+  }
+
+  private void applyOverrides(ObjectNode node, String path, List<String> problems) {
+    Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+    List<Map.Entry<String, String>> replacements = new ArrayList<>();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      String name = path + field.getKey();
+      if (field.getValue().isObject()) {
+        applyOverrides((ObjectNode) field.getValue(), name + ".", problems);
+        continue;
+      }
+      String env = "HARBINGER_" + name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+      String value = environment.get(env);
+      String property = properties.getProperty("harbinger." + name);
+      if (property != null) {
+        value = property;
+      }
+      if (value != null) {
+        replacements.add(Map.entry(field.getKey(), value));
+      }
+    }
+    for (Map.Entry<String, String> r : replacements) {
+      node.set(r.getKey(), JsonNodeFactory.instance.textNode(r.getValue()));
+    }
+  }
+
+  private SidecarConfig bind(Reader r) {
+    String replicaId = r.text("replica-id");
+    if (replicaId != null && !replicaId.matches("[A-Za-z0-9._-]{1,64}")) {
+      r.problem("replica-id must be 1-64 letters, digits, '.', '_' or '-': " + replicaId);
+    }
+    String uri = r.text("rabbitmq.uri");
+    if (uri != null && !uri.matches("amqps?://[^@]*")) {
+      r.problem("rabbitmq.uri must be amqp://host:port/vhost without credentials");
+    }
+    String password = password(r);
+    SidecarConfig.Rabbit rabbit =
+        new SidecarConfig.Rabbit(
+            uri,
+            r.text("rabbitmq.username"),
+            password,
+            r.text("rabbitmq.reports-exchange"),
+            r.integer("rabbitmq.prefetch", 1, 65_535));
+    int grpcPort = r.integer("grpc.port", 0, 65_535);
+    Optional<Path> cert = r.path("grpc.tls-cert-chain", true);
+    Optional<Path> key = r.path("grpc.tls-private-key", true);
+    Optional<SidecarConfig.Tls> tls = Optional.empty();
+    if (cert.isPresent() != key.isPresent()) {
+      r.problem("grpc.tls-cert-chain and grpc.tls-private-key must be set together");
+    } else if (cert.isPresent()) {
+      tls = Optional.of(new SidecarConfig.Tls(cert.get(), key.get()));
+    }
+    Optional<Path> tokenFile = r.path("grpc.token-file", true);
+    tokenFile.ifPresent(f -> readFirstLine(f, "grpc.token-file", r));
+    int metricsPort = r.integer("metrics.port", -1, 65_535);
+    Mode mode = r.mode("mode");
+    String header = r.text("keys.job-type-header");
+    if (header != null && (header.isEmpty() || header.startsWith("__"))) {
+      r.problem("keys.job-type-header must be a non-empty header name not starting with __");
+    }
+    PredictorConfig predictor = predictor(r);
+    Optional<Path> snapshot = r.path("snapshot.path", false);
+    Duration snapshotInterval = r.duration("snapshot.interval", Duration.ofSeconds(1));
+    Duration publish = r.duration("routes.publish-interval", Duration.ofMillis(1));
+    Duration sweep = r.duration("routes.sweep-interval", Duration.ofMillis(100));
+    if (!r.problems.isEmpty()) {
+      return null;
+    }
+    return new SidecarConfig(
+        replicaId,
+        rabbit,
+        grpcPort,
+        tls,
+        tokenFile,
+        metricsPort,
+        mode,
+        header,
+        predictor,
+        snapshot,
+        snapshotInterval,
+        publish,
+        sweep);
+  }
+
+  private String password(Reader r) {
+    Optional<Path> file = r.path("rabbitmq.password-file", true);
+    if (file.isPresent()) {
+      return readFirstLine(file.get(), "rabbitmq.password-file", r);
+    }
+    String fromEnv = environment.get("HARBINGER_RABBITMQ_PASSWORD");
+    return fromEnv != null ? fromEnv : "guest";
+  }
+
+  private static String readFirstLine(Path file, String setting, Reader r) {
+    try {
+      List<String> lines = Files.readAllLines(file);
+      if (lines.isEmpty() || lines.get(0).isBlank()) {
+        r.problem(setting + " " + file + " is empty");
+        return null;
+      }
+      return lines.get(0).strip();
+    } catch (IOException e) {
+      r.problem(setting + " " + file + " cannot be read: " + e.getMessage());
+      return null;
+    }
+  }
+
+  private static PredictorConfig predictor(Reader r) {
+    PredictorConfig.Builder b = PredictorConfig.builder();
+    r.with("predictor.levels", () -> r.integer("predictor.levels", 2, 10), b::levels);
+    r.with("predictor.key-decay", () -> r.number("predictor.key-decay"), b::keyDecay);
+    r.with("predictor.pooled-decay", () -> r.number("predictor.pooled-decay"), b::pooledDecay);
+    r.with(
+        "predictor.idle-half-life",
+        () -> r.duration("predictor.idle-half-life", Duration.ZERO),
+        b::idleHalfLife);
+    r.with(
+        "predictor.stale-after",
+        () -> r.duration("predictor.stale-after", Duration.ZERO),
+        b::staleAfter);
+    r.with(
+        "predictor.min-observations",
+        () -> r.integer("predictor.min-observations", 1, Integer.MAX_VALUE),
+        b::minObservations);
+    r.with(
+        "predictor.max-censored-share",
+        () -> r.number("predictor.max-censored-share"),
+        b::maxCensoredShare);
+    r.with(
+        "predictor.max-spread-ratio",
+        () -> r.number("predictor.max-spread-ratio"),
+        b::maxSpreadRatio);
+    r.with(
+        "predictor.boundary-min-observations",
+        () -> r.integer("predictor.boundary-min-observations", 1, Integer.MAX_VALUE),
+        b::boundaryMinObservations);
+    r.with(
+        "predictor.boundary-refresh-every",
+        () -> r.integer("predictor.boundary-refresh-every", 1, Integer.MAX_VALUE),
+        b::boundaryRefreshEvery);
+    r.with(
+        "predictor.boundary-hysteresis",
+        () -> r.number("predictor.boundary-hysteresis"),
+        b::boundaryHysteresis);
+    r.with(
+        "predictor.tier-hysteresis",
+        () -> r.number("predictor.tier-hysteresis"),
+        b::tierHysteresis);
+    r.with(
+        "predictor.max-keys",
+        () -> r.integer("predictor.max-keys", 16, Integer.MAX_VALUE),
+        b::maxKeys);
+    r.with("keys.size-bins", () -> r.bool("keys.size-bins"), b::sizeBins);
+    try {
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      r.problem("predictor: " + e.getMessage());
+      return null;
+    }
+  }
+
+  /** Reads typed values from the merged tree, collecting problems instead of throwing. */
+  private static final class Reader {
+    private final ObjectNode root;
+    private final List<String> problems;
+
+    Reader(ObjectNode root, List<String> problems) {
+      this.root = root;
+      this.problems = problems;
+    }
+
+    void problem(String message) {
+      problems.add(message);
+    }
+
+    <T> void with(String name, java.util.function.Supplier<T> value, Consumer<T> setter) {
+      int before = problems.size();
+      T v = value.get();
+      if (problems.size() == before && v != null) {
+        setter.accept(v);
+      }
+    }
+
+    private JsonNode node(String path) {
+      JsonNode n = root;
+      for (String part : path.split("\\.")) {
+        n = n.path(part);
+      }
+      return n;
+    }
+
+    String text(String path) {
+      JsonNode n = node(path);
+      if (!n.isValueNode() || n.isNull()) {
+        problems.add(path + " must be set");
+        return null;
+      }
+      return n.asText();
+    }
+
+    Integer integer(String path, int min, int max) {
+      String raw = text(path);
+      if (raw == null) {
+        return null;
+      }
+      try {
+        int v = Integer.parseInt(raw.strip());
+        if (v < min || v > max) {
+          String range =
+              max == Integer.MAX_VALUE ? "at least " + min : "in [" + min + ", " + max + "]";
+          problems.add(path + " must be " + range + ": " + v);
+          return null;
+        }
+        return v;
+      } catch (NumberFormatException e) {
+        problems.add(path + " must be a whole number: " + raw);
+        return null;
+      }
+    }
+
+    Double number(String path) {
+      String raw = text(path);
+      if (raw == null) {
+        return null;
+      }
+      try {
+        double v = Double.parseDouble(raw.strip());
+        if (!Double.isFinite(v)) {
+          problems.add(path + " must be a finite number: " + raw);
+          return null;
+        }
+        return v;
+      } catch (NumberFormatException e) {
+        problems.add(path + " must be a number: " + raw);
+        return null;
+      }
+    }
+
+    Boolean bool(String path) {
+      String raw = text(path);
+      if (raw == null) {
+        return null;
+      }
+      return switch (raw.strip().toLowerCase(Locale.ROOT)) {
+        case "true" -> true;
+        case "false" -> false;
+        default -> {
+          problems.add(path + " must be true or false: " + raw);
+          yield null;
+        }
+      };
+    }
+
+    Duration duration(String path, Duration min) {
+      String raw = text(path);
+      if (raw == null) {
+        return null;
+      }
+      Matcher m = DURATION.matcher(raw.strip());
+      if (!m.matches()) {
+        problems.add(path + " must be a duration such as 100ms, 60s, 10m or 1h: " + raw);
+        return null;
+      }
+      long amount = Long.parseLong(m.group(1));
+      Duration d =
+          switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(amount);
+            case "s" -> Duration.ofSeconds(amount);
+            case "m" -> Duration.ofMinutes(amount);
+            default -> Duration.ofHours(amount);
+          };
+      if (d.compareTo(min) < 0 && !d.isZero()) {
+        problems.add(path + " must be at least " + min.toMillis() + "ms: " + raw);
+        return null;
+      }
+      if (d.isZero() && !min.isZero()) {
+        problems.add(path + " must be positive: " + raw);
+        return null;
+      }
+      return d;
+    }
+
+    Mode mode(String path) {
+      String raw = text(path);
+      if (raw == null) {
+        return null;
+      }
+      try {
+        return Mode.valueOf(raw.strip().toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        problems.add(path + " must be off, shadow or predictive: " + raw);
+        return null;
+      }
+    }
+
+    Optional<Path> path(String path, boolean mustExist) {
+      String raw = text(path);
+      if (raw == null || raw.isBlank()) {
+        return Optional.empty();
+      }
+      Path p = Path.of(raw.strip());
+      if (mustExist && !Files.isReadable(p)) {
+        problems.add(path + " names a file that does not exist or cannot be read: " + p);
+      }
+      return Optional.of(p);
+    }
+  }
+}

@@ -1,0 +1,264 @@
+package io.harbinger.sidecar;
+
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.harbinger.predictor.Boundaries;
+import io.harbinger.predictor.KeyStats;
+import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Predictor;
+import io.harbinger.proto.v1.RouteEntry;
+import io.harbinger.proto.v1.RouteUpdate;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The route table the sidecar serves: every tracked key's level and verdict, kept up to date from
+ * the predictor and pushed to {@code WatchRoutes} streams as full tables and changes.
+ *
+ * <p>Implementation notes: the report consumer calls {@link #touched} for every key it teaches;
+ * {@link #publishChanges()} (every {@code routes.publish-interval}) recomputes those keys with
+ * {@link Predictor#peek} and sends the ones whose level or verdict changed; {@link #sweep()} (every
+ * {@code routes.sweep-interval}) recomputes every key, catching keys that go stale without reports,
+ * and drops evicted ones. A change of mode or of the level boundaries recomputes every key. Keys
+ * are compared on level and verdict only, so a key whose estimate drifts inside its level costs no
+ * traffic.
+ *
+ * <p>Assumptions and guarantees: {@link #touched} and {@link #entry} may be called from any thread;
+ * {@link #publishChanges}, {@link #sweep}, {@link #addWatcher} and {@link #removeWatcher} must be
+ * called from one thread (the sidecar's route thread), which is what orders the versions every
+ * watcher sees.
+ */
+final class RouteTable {
+
+  private final Predictor predictor;
+  private final Clock clock;
+  private final Set<String> touched = ConcurrentHashMap.newKeySet();
+  private final Map<String, RouteEntry> entries = new ConcurrentHashMap<>();
+  private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
+  private final AtomicLong version = new AtomicLong();
+  private final AtomicLong changesPublished = new AtomicLong();
+  private Mode publishedMode;
+  private long publishedBoundaries = -1;
+
+  RouteTable(Predictor predictor, Clock clock) {
+    this.predictor = predictor;
+    this.clock = clock;
+    this.publishedMode = predictor.mode();
+  }
+
+  /** Notes that a key learned something; its entry is recomputed at the next publication. */
+  void touched(String key) {
+    touched.add(key);
+  }
+
+  /** Returns the current entry of a key, if it is in the table. */
+  Optional<RouteEntry> entry(String key) {
+    return Optional.ofNullable(entries.get(key));
+  }
+
+  int size() {
+    return entries.size();
+  }
+
+  int watchers() {
+    return watchers.size();
+  }
+
+  long version() {
+    return version.get();
+  }
+
+  long changesPublished() {
+    return changesPublished.get();
+  }
+
+  /**
+   * Recomputes touched keys and sends what changed; on a new mode or new boundaries, recomputes
+   * everything.
+   */
+  void publishChanges() {
+    if (globalChange()) {
+      sweep();
+      return;
+    }
+    if (touched.isEmpty()) {
+      return;
+    }
+    List<String> keys = new ArrayList<>(touched);
+    touched.removeAll(keys);
+    List<RouteEntry> changed = new ArrayList<>();
+    for (String key : keys) {
+      RouteEntry next = Protos.entry(key, predictor.peek(key));
+      RouteEntry previous = entries.put(key, next);
+      if (differs(previous, next)) {
+        changed.add(next);
+      }
+    }
+    send(changed, List.of());
+  }
+
+  /** Recomputes every key, drops keys the predictor no longer tracks, and sends what changed. */
+  void sweep() {
+    boolean global = globalChange();
+    publishedMode = predictor.mode();
+    publishedBoundaries = predictor.boundaries().map(Boundaries::sequence).orElse(-1L);
+    touched.clear();
+    Set<String> live = new HashSet<>();
+    List<RouteEntry> changed = new ArrayList<>();
+    for (KeyStats s : predictor.keyStats()) {
+      live.add(s.key());
+      RouteEntry next = Protos.entry(s.key(), predictor.peek(s.key()));
+      RouteEntry previous = entries.put(s.key(), next);
+      if (global || differs(previous, next)) {
+        changed.add(next);
+      }
+    }
+    List<String> removed = new ArrayList<>();
+    for (String key : entries.keySet()) {
+      if (!live.contains(key)) {
+        removed.add(key);
+      }
+    }
+    removed.forEach(entries::remove);
+    if (global) {
+      // Mode or boundaries changed: every watcher gets the whole table again.
+      RouteUpdate full = full();
+      for (Watcher w : watchers) {
+        w.send(full);
+      }
+      changesPublished.incrementAndGet();
+      return;
+    }
+    send(changed, removed);
+  }
+
+  /** Registers a watcher and sends it the full table. */
+  void addWatcher(StreamObserver<RouteUpdate> observer, Consumer<Runnable> onRouteThread) {
+    Watcher w = new Watcher(observer);
+    if (observer instanceof ServerCallStreamObserver<RouteUpdate> server) {
+      server.setOnCancelHandler(() -> onRouteThread.accept(() -> watchers.remove(w)));
+      server.setOnReadyHandler(() -> onRouteThread.accept(() -> w.resumeIfBehind(this)));
+    }
+    watchers.add(w);
+    w.send(full());
+  }
+
+  /** Ends every watcher's stream, for shutdown. */
+  void closeWatchers() {
+    for (Watcher w : watchers) {
+      w.close();
+    }
+    watchers.clear();
+  }
+
+  private boolean globalChange() {
+    long sequence = predictor.boundaries().map(Boundaries::sequence).orElse(-1L);
+    return predictor.mode() != publishedMode || sequence != publishedBoundaries;
+  }
+
+  private static boolean differs(RouteEntry previous, RouteEntry next) {
+    return previous == null
+        || previous.getLevel() != next.getLevel()
+        || previous.getVerdict() != next.getVerdict();
+  }
+
+  private void send(List<RouteEntry> changed, List<String> removed) {
+    if (changed.isEmpty() && removed.isEmpty()) {
+      return;
+    }
+    RouteUpdate update = header(false).addAllEntries(changed).addAllRemovedKeys(removed).build();
+    for (Watcher w : watchers) {
+      w.send(update);
+    }
+    changesPublished.incrementAndGet();
+  }
+
+  RouteUpdate full() {
+    return header(true).addAllEntries(new HashMap<>(entries).values()).build();
+  }
+
+  private RouteUpdate.Builder header(boolean full) {
+    RouteUpdate.Builder b =
+        RouteUpdate.newBuilder()
+            .setFull(full)
+            .setVersion(version.incrementAndGet())
+            .setLevels(predictor.levels())
+            .setDefaultLevel(predictor.defaultLevel())
+            .setMode(Protos.mode(predictor.mode()))
+            .setPublishedAtMicros(clock.millis() * 1000);
+    predictor
+        .boundaries()
+        .ifPresent(
+            bs -> {
+              for (double v : bs.toArray()) {
+                b.addBoundariesNanos(v);
+              }
+            });
+    return b;
+  }
+
+  /**
+   * One WatchRoutes stream; a stream that cannot keep up is sent the full table when it is ready
+   * again.
+   */
+  private static final class Watcher {
+    private final StreamObserver<RouteUpdate> observer;
+    private boolean behind;
+    private boolean closed;
+
+    Watcher(StreamObserver<RouteUpdate> observer) {
+      this.observer = observer;
+    }
+
+    void send(RouteUpdate update) {
+      if (closed) {
+        return;
+      }
+      if (observer instanceof ServerCallStreamObserver<RouteUpdate> server) {
+        if (server.isCancelled()) {
+          closed = true;
+          return;
+        }
+        if (!server.isReady() && !update.getFull()) {
+          behind = true;
+          return;
+        }
+      }
+      try {
+        observer.onNext(update);
+      } catch (RuntimeException e) {
+        closed = true;
+      }
+    }
+
+    void resumeIfBehind(RouteTable table) {
+      if (behind && !closed) {
+        behind = false;
+        send(table.full());
+      }
+    }
+
+    void close() {
+      if (!closed) {
+        closed = true;
+        try {
+          observer.onError(
+              Status.UNAVAILABLE.withDescription("sidecar shutting down").asException());
+        } catch (RuntimeException ignored) {
+          // The stream is already gone.
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,168 @@
+package io.harbinger.sidecar;
+
+import com.sun.net.httpserver.HttpServer;
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Outcome;
+import io.harbinger.predictor.PredictorStats;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The sidecar's Prometheus metrics, served at {@code /metrics} by the JDK's HTTP server.
+ *
+ * <p>Meters read the predictor's counters at scrape time (one {@link HistogramPredictor#stats()}
+ * call per scrape, cached for a second), so recording costs the report path nothing. No meter is
+ * ever tagged with a key: tags are closed sets (outcome, reason, boundary index).
+ */
+final class SidecarMetrics implements AutoCloseable {
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final HistogramPredictor predictor;
+  private final AtomicReference<CachedStats> cached = new AtomicReference<>();
+  private HttpServer http;
+
+  SidecarMetrics(
+      HistogramPredictor predictor,
+      RouteTable routes,
+      SnapshotKeeper snapshots,
+      ReportSubscriber reports) {
+    this.predictor = predictor;
+    for (Outcome o : Outcome.values()) {
+      counter(
+          "harbinger_predictions",
+          "Predictions made, by outcome (predicted or the fallback reason).",
+          s -> s.predictions().get(o),
+          "outcome",
+          o.name().toLowerCase(Locale.ROOT));
+    }
+    counter("harbinger_observations_learned", "Durations learned.", PredictorStats::accepted);
+    counter(
+        "harbinger_observations_censored",
+        "Censored deliveries recorded.",
+        PredictorStats::censored);
+    counter("harbinger_keys_evicted", "Keys evicted to admit new ones.", PredictorStats::evictions);
+    counter(
+        "harbinger_keys_overflow_observations",
+        "Observations of keys that found no room (not tracked).",
+        PredictorStats::untracked);
+    counter(
+        "harbinger_boundary_publications",
+        "Times new level boundaries were published.",
+        PredictorStats::boundaryPublications);
+    gauge("harbinger_keys_tracked", "Keys tracked now.", s -> s.keys());
+    gauge(
+        "harbinger_tier_agreement",
+        "Share of the last 512 scored reports whose duration fell in the predicted level (NaN before any).",
+        s -> s.drift().windowAgreement());
+    gauge(
+        "harbinger_log2_error",
+        "EWMA of |log2(predicted / actual)|, in octaves (NaN before any).",
+        s -> s.drift().log2ErrorEwma());
+    gauge(
+        "harbinger_drift_alert",
+        "1 while the drift alert is latched.",
+        s -> s.drift().alert() ? 1 : 0);
+    for (int j = 0; j < predictor.levels() - 1; j++) {
+      int index = j;
+      Gauge.builder(
+              "harbinger_boundary_seconds",
+              predictor,
+              p -> p.boundaries().map(b -> b.nanos(index) / 1e9).orElse(Double.NaN))
+          .description("Current level boundaries (NaN until published).")
+          .tag("index", Integer.toString(index))
+          .register(registry);
+    }
+    Gauge.builder("harbinger_mode", predictor, p -> p.mode().ordinal())
+        .description("Routing mode: 0 off, 1 shadow, 2 predictive.")
+        .register(registry);
+    Gauge.builder("harbinger_route_watchers", routes, RouteTable::watchers)
+        .description("Open WatchRoutes streams.")
+        .register(registry);
+    Gauge.builder("harbinger_route_table_keys", routes, RouteTable::size)
+        .description("Keys in the route table.")
+        .register(registry);
+    FunctionCounter.builder("harbinger_route_updates", routes, RouteTable::changesPublished)
+        .description("Route updates pushed to watchers.")
+        .register(registry);
+    Gauge.builder("harbinger_snapshot_age_seconds", snapshots, SnapshotKeeper::ageSeconds)
+        .description("Seconds since the last successful snapshot (-1 before the first).")
+        .register(registry);
+    FunctionCounter.builder("harbinger_snapshot_failures", snapshots, SnapshotKeeper::failures)
+        .description("Snapshot saves that failed.")
+        .register(registry);
+    Gauge.builder(
+            "harbinger_snapshot_restore_rejected", snapshots, k -> k.restoreRejected() ? 1 : 0)
+        .description("1 when the snapshot found at start was refused and the sidecar started cold.")
+        .register(registry);
+    reports.registerMetrics(registry);
+  }
+
+  private void counter(
+      String name, String help, ToDoubleFunction<PredictorStats> value, String... tags) {
+    FunctionCounter.builder(name, this, m -> value.applyAsDouble(m.stats()))
+        .description(help)
+        .tags(tags)
+        .register(registry);
+  }
+
+  private void gauge(String name, String help, ToDoubleFunction<PredictorStats> value) {
+    Gauge.builder(name, this, m -> value.applyAsDouble(m.stats()))
+        .description(help)
+        .register(registry);
+  }
+
+  private PredictorStats stats() {
+    long now = System.nanoTime();
+    CachedStats c = cached.get();
+    if (c == null || now - c.atNanos > Duration.ofSeconds(1).toNanos()) {
+      c = new CachedStats(predictor.stats(), now);
+      cached.set(c);
+    }
+    return c.stats;
+  }
+
+  /** Returns the scrape text, for tests and the HTTP handler. */
+  String scrape() {
+    return registry.scrape();
+  }
+
+  /** Serves {@code /metrics} on a port; 0 picks a free one. Returns the bound port. */
+  int serve(int port) throws IOException {
+    http = HttpServer.create(new InetSocketAddress(port), 0);
+    http.createContext(
+        "/metrics",
+        exchange -> {
+          byte[] body = scrape().getBytes(StandardCharsets.UTF_8);
+          exchange
+              .getResponseHeaders()
+              .add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+          exchange.sendResponseHeaders(200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    http.start();
+    return http.getAddress().getPort();
+  }
+
+  @Override
+  public void close() {
+    if (http != null) {
+      http.stop(0);
+    }
+    registry.close();
+  }
+
+  private record CachedStats(PredictorStats stats, long atNanos) {}
+}

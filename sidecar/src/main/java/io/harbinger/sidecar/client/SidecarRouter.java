@@ -1,0 +1,340 @@
+package io.harbinger.sidecar.client;
+
+import io.grpc.CallCredentials;
+import io.grpc.Channel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Outcome;
+import io.harbinger.predictor.Prediction;
+import io.harbinger.predictor.Router;
+import io.harbinger.predictor.Ticker;
+import io.harbinger.proto.v1.RouteEntry;
+import io.harbinger.proto.v1.RouteUpdate;
+import io.harbinger.proto.v1.SidecarGrpc;
+import io.harbinger.proto.v1.Verdict;
+import io.harbinger.proto.v1.WatchRoutesRequest;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Router} backed by the sidecar's route table, kept locally from a {@code WatchRoutes}
+ * stream.
+ *
+ * <p>{@link #route} is a map lookup: it never waits for the network. While the stream is down the
+ * router keeps serving the last table and reconnects with exponential backoff (100 ms doubling to
+ * 10 s); once the table is older than the staleness limit (default 60 s without a successful
+ * stream) every key gets the default level with {@link Outcome#UNAVAILABLE}, as it does before the
+ * first table arrives. The mode in the table decides how levels are used: in shadow mode every key
+ * is routed to the default level and its learned level is only reported.
+ *
+ * <p>Assumptions and guarantees: thread-safe; {@link #route} never blocks and never throws. Table
+ * updates arrive on the gRPC executor and replace the table or change single entries atomically per
+ * key.
+ */
+public final class SidecarRouter implements Router, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SidecarRouter.class);
+  private static final long MIN_BACKOFF_MILLIS = 100;
+  private static final long MAX_BACKOFF_MILLIS = 10_000;
+
+  private final SidecarGrpc.SidecarStub stub;
+  private final Ticker ticker;
+  private final long staleAfterNanos;
+  private final String clientId;
+  private final ScheduledExecutorService scheduler;
+  private final AtomicLong reconnects = new AtomicLong();
+  private final AtomicLong fallbacks = new AtomicLong();
+
+  private volatile Table table;
+  private volatile long connectedSinceNanos = -1;
+  private volatile long lastGoodNanos;
+  private volatile boolean closed;
+  private long backoffMillis = MIN_BACKOFF_MILLIS;
+
+  private final int expectedLevels;
+
+  SidecarRouter(
+      Channel channel,
+      int levels,
+      Duration staleAfter,
+      Ticker ticker,
+      String clientId,
+      CallCredentials credentials) {
+    this.expectedLevels = levels;
+    SidecarGrpc.SidecarStub s = SidecarGrpc.newStub(channel);
+    this.stub = credentials == null ? s : s.withCallCredentials(credentials);
+    this.ticker = ticker;
+    this.staleAfterNanos = staleAfter.toNanos();
+    this.clientId = clientId;
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "harbinger-sidecar-router");
+              t.setDaemon(true);
+              return t;
+            });
+    this.lastGoodNanos = ticker.nanos();
+  }
+
+  /**
+   * Starts watching the sidecar's route table.
+   *
+   * @param channel a channel to the sidecar (the caller owns and closes it)
+   * @param levels the number of levels the producer's queues are declared with, in [2, 10]; used
+   *     until the first table arrives, and a table with another number of levels is logged at WARN
+   * @param staleAfter how long the last table is served after the stream is lost; positive
+   * @param bearerToken the sidecar's token, or null when it requires none
+   * @return the router; it answers with the default level until the first table arrives
+   */
+  public static SidecarRouter watch(
+      Channel channel, int levels, Duration staleAfter, String bearerToken) {
+    Objects.requireNonNull(channel, "channel");
+    if (levels < 2 || levels > 10) {
+      throw new IllegalArgumentException("levels must be in [2, 10]: " + levels);
+    }
+    if (staleAfter == null || staleAfter.isNegative() || staleAfter.isZero()) {
+      throw new IllegalArgumentException("staleAfter must be positive: " + staleAfter);
+    }
+    SidecarRouter router =
+        new SidecarRouter(
+            channel,
+            levels,
+            staleAfter,
+            Ticker.SYSTEM,
+            "pid-" + ProcessHandle.current().pid(),
+            bearerToken == null ? null : new BearerToken(bearerToken));
+    router.scheduler.execute(router::connect);
+    return router;
+  }
+
+  @Override
+  public Prediction route(String key) {
+    Table t = table;
+    if (t == null
+        || (connectedSinceNanos < 0 && ticker.nanos() - lastGoodNanos > staleAfterNanos)) {
+      fallbacks.incrementAndGet();
+      return Prediction.fallback(
+          t == null ? expectedLevels / 2 : t.defaultLevel, Outcome.UNAVAILABLE, Mode.PREDICTIVE);
+    }
+    if (t.mode == Mode.OFF) {
+      return Prediction.fallback(t.defaultLevel, Outcome.OFF, Mode.OFF);
+    }
+    RouteEntry e = key == null ? null : t.entries.get(key);
+    if (e == null) {
+      return Prediction.fallback(
+          t.defaultLevel, key == null ? Outcome.INVALID_KEY : Outcome.COLD, t.mode);
+    }
+    if (e.getVerdict() != Verdict.VERDICT_PREDICTED
+        || e.getLevel() < 0
+        || e.getLevel() >= t.levels) {
+      return Prediction.fallback(t.defaultLevel, outcomeOf(e.getVerdict()), t.mode);
+    }
+    int routed = t.mode == Mode.PREDICTIVE ? e.getLevel() : t.defaultLevel;
+    return new Prediction(routed, e.getLevel(), Outcome.PREDICTED, e.getEstimateNanos(), t.mode);
+  }
+
+  @Override
+  public int levels() {
+    Table t = table;
+    return t == null ? expectedLevels : t.levels;
+  }
+
+  @Override
+  public int defaultLevel() {
+    Table t = table;
+    return t == null ? expectedLevels / 2 : t.defaultLevel;
+  }
+
+  /**
+   * Returns whether a route table has arrived and the stream is up.
+   *
+   * @return true while connected with a table
+   */
+  public boolean isConnected() {
+    return table != null && connectedSinceNanos >= 0;
+  }
+
+  /**
+   * Returns the version of the last update applied.
+   *
+   * @return the version, or 0 before the first table
+   */
+  public long version() {
+    Table t = table;
+    return t == null ? 0 : t.version.get();
+  }
+
+  /**
+   * Returns how many times the stream was re-established.
+   *
+   * @return reconnections
+   */
+  public long reconnects() {
+    return reconnects.get();
+  }
+
+  /**
+   * Returns how many routes were answered with {@link Outcome#UNAVAILABLE}.
+   *
+   * @return fallbacks for lack of a current table
+   */
+  public long unavailableFallbacks() {
+    return fallbacks.get();
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    scheduler.shutdownNow();
+  }
+
+  private void connect() {
+    if (closed) {
+      return;
+    }
+    stub.watchRoutes(WatchRoutesRequest.newBuilder().setClientId(clientId).build(), new Observer());
+  }
+
+  private void scheduleReconnect() {
+    connectedSinceNanos = -1;
+    if (closed) {
+      return;
+    }
+    long delay = backoffMillis;
+    backoffMillis = Math.min(MAX_BACKOFF_MILLIS, backoffMillis * 2);
+    reconnects.incrementAndGet();
+    try {
+      scheduler.schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Closed meanwhile.
+    }
+  }
+
+  private static Outcome outcomeOf(Verdict v) {
+    return switch (v) {
+      case VERDICT_PREDICTED -> Outcome.PREDICTED;
+      case VERDICT_OFF -> Outcome.OFF;
+      case VERDICT_INVALID_KEY -> Outcome.INVALID_KEY;
+      case VERDICT_UNREADY -> Outcome.UNREADY;
+      case VERDICT_STALE -> Outcome.STALE;
+      case VERDICT_CENSORED -> Outcome.CENSORED;
+      case VERDICT_SPREAD -> Outcome.SPREAD;
+      case VERDICT_COLD, VERDICT_UNSPECIFIED, UNRECOGNIZED -> Outcome.COLD;
+    };
+  }
+
+  private final class Observer implements StreamObserver<RouteUpdate> {
+    @Override
+    public void onNext(RouteUpdate u) {
+      if (u.getLevels() < 2
+          || u.getLevels() > 10
+          || u.getDefaultLevel() < 0
+          || u.getDefaultLevel() >= u.getLevels()) {
+        LOG.warn(
+            "ignoring a route update with levels {} and default {}",
+            u.getLevels(),
+            u.getDefaultLevel());
+        return;
+      }
+      Mode mode =
+          switch (u.getMode()) {
+            case ROUTING_MODE_OFF -> Mode.OFF;
+            case ROUTING_MODE_SHADOW -> Mode.SHADOW;
+            case ROUTING_MODE_PREDICTIVE -> Mode.PREDICTIVE;
+            default -> Mode.OFF;
+          };
+      Table current = table;
+      if (u.getLevels() != expectedLevels && (current == null || current.levels != u.getLevels())) {
+        LOG.warn(
+            "the sidecar routes to {} levels but this producer expects {}: check x-max-priority",
+            u.getLevels(),
+            expectedLevels);
+      }
+      if (u.getFull() || current == null) {
+        Map<String, RouteEntry> entries = new ConcurrentHashMap<>(u.getEntriesCount() * 2);
+        for (RouteEntry e : u.getEntriesList()) {
+          entries.put(e.getKey(), e);
+        }
+        table = new Table(entries, u.getLevels(), u.getDefaultLevel(), mode, u.getVersion());
+      } else {
+        for (RouteEntry e : u.getEntriesList()) {
+          current.entries.put(e.getKey(), e);
+        }
+        for (String k : u.getRemovedKeysList()) {
+          current.entries.remove(k);
+        }
+        if (current.mode != mode || current.levels != u.getLevels()) {
+          table =
+              new Table(current.entries, u.getLevels(), u.getDefaultLevel(), mode, u.getVersion());
+        } else {
+          current.version.set(u.getVersion());
+        }
+      }
+      long now = ticker.nanos();
+      lastGoodNanos = now;
+      if (connectedSinceNanos < 0) {
+        connectedSinceNanos = now;
+        backoffMillis = MIN_BACKOFF_MILLIS;
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      lastGoodNanos = connectedSinceNanos >= 0 ? ticker.nanos() : lastGoodNanos;
+      if (!closed) {
+        LOG.debug("route stream lost: {}", Status.fromThrowable(t));
+      }
+      scheduleReconnect();
+    }
+
+    @Override
+    public void onCompleted() {
+      lastGoodNanos = ticker.nanos();
+      scheduleReconnect();
+    }
+  }
+
+  private static final class Table {
+    final Map<String, RouteEntry> entries;
+    final int levels;
+    final int defaultLevel;
+    final Mode mode;
+    final AtomicLong version;
+
+    Table(Map<String, RouteEntry> entries, int levels, int defaultLevel, Mode mode, long version) {
+      this.entries = entries;
+      this.levels = levels;
+      this.defaultLevel = defaultLevel;
+      this.mode = mode;
+      this.version = new AtomicLong(version);
+    }
+  }
+
+  private static final class BearerToken extends CallCredentials {
+    private static final Metadata.Key<String> AUTHORIZATION =
+        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+    private final String token;
+
+    BearerToken(String token) {
+      this.token = token;
+    }
+
+    @Override
+    public void applyRequestMetadata(RequestInfo info, Executor executor, MetadataApplier applier) {
+      Metadata headers = new Metadata();
+      headers.put(AUTHORIZATION, "Bearer " + token);
+      applier.apply(headers);
+    }
+  }
+}
