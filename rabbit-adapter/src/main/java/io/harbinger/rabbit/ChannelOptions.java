@@ -1,0 +1,223 @@
+package io.harbinger.rabbit;
+
+import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.Router;
+import io.harbinger.predictor.Ticker;
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * How a channel is wrapped: whose messages it publishes, where levels come from, where reports go.
+ *
+ * <p>Build one with {@link #builder(String)}; the one required value is the connection's user,
+ * because the AMQP client does not expose it on a {@code Connection} ({@code
+ * ConnectionFactory.getUsername()} is the usual source).
+ *
+ * @param user the user the channel's connection authenticated as; stamped as every message's {@code
+ *     user-id} (RabbitMQ rejects any other value), and the producer part of every key; must be a
+ *     usable key producer (non-empty, no control characters)
+ * @param router where publish levels come from, or null for none: every publish then goes out at
+ *     the default level and is counted in {@link AdapterStats#routerAbsent()}
+ * @param levels the number of levels when there is no router, in [2, 10]; with a router, its own
+ *     {@link Router#levels()} is used
+ * @param jobTypeHeader the header that carries the job type, {@code x-job-type} by default
+ * @param shadow when true, the predicted level is stamped in {@code x-harbinger-level} but the
+ *     caller's priority is left alone, so delivery order stays as without Harbinger
+ * @param sizeHints when true, the body length is passed to the router and reported as the size hint
+ *     (for a predictor with size bins on)
+ * @param reports where the duration reports of wrapped consumers go; {@link ReportSink#NO_OP} for a
+ *     producer-only channel
+ * @param stats the counters the wrapped channels add to
+ * @param clock the wall clock of the {@code x-harbinger-published-at} stamps and of wait times
+ * @param ticker the monotonic clock of handler durations
+ */
+public record ChannelOptions(
+    String user,
+    Router router,
+    int levels,
+    String jobTypeHeader,
+    boolean shadow,
+    boolean sizeHints,
+    ReportSink reports,
+    AdapterStats stats,
+    Clock clock,
+    Ticker ticker) {
+
+  /** Checks the values; see the class description for the rules. */
+  public ChannelOptions {
+    Objects.requireNonNull(user, "user");
+    if (Keys.of(user, null).isEmpty()) {
+      throw new IllegalArgumentException(
+          "user must be non-empty and free of control characters: '" + user + "'");
+    }
+    if (router != null) {
+      levels = router.levels();
+    }
+    if (levels < PredictorConfig.MIN_LEVELS || levels > PredictorConfig.MAX_LEVELS) {
+      throw new IllegalArgumentException(
+          "levels must be in ["
+              + PredictorConfig.MIN_LEVELS
+              + ", "
+              + PredictorConfig.MAX_LEVELS
+              + "]: "
+              + levels);
+    }
+    Objects.requireNonNull(jobTypeHeader, "jobTypeHeader");
+    if (jobTypeHeader.isEmpty()) {
+      throw new IllegalArgumentException("jobTypeHeader must not be empty");
+    }
+    Objects.requireNonNull(reports, "reports");
+    Objects.requireNonNull(stats, "stats");
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(ticker, "ticker");
+  }
+
+  /**
+   * Returns the level of messages whose key is not trusted, or when the router fails.
+   *
+   * @return {@code levels / 2}
+   */
+  public int defaultLevel() {
+    return levels / 2;
+  }
+
+  /**
+   * Starts options for a connection's user, with no router, 3 levels, {@code x-job-type}, no
+   * shadow, no size hints, no reports, the system clocks.
+   *
+   * @param user the connection's user (see {@link #user()})
+   * @return a builder
+   */
+  public static Builder builder(String user) {
+    return new Builder(user);
+  }
+
+  /** Builds {@link ChannelOptions}; not thread-safe. */
+  public static final class Builder {
+    private final String user;
+    private Router router;
+    private int levels = PredictorConfig.defaults().levels();
+    private String jobTypeHeader = HarbingerHeaders.DEFAULT_JOB_TYPE;
+    private boolean shadow;
+    private boolean sizeHints;
+    private ReportSink reports = ReportSink.NO_OP;
+    private AdapterStats stats = new AdapterStats();
+    private Clock clock = Clock.systemUTC();
+    private Ticker ticker = Ticker.SYSTEM;
+
+    private Builder(String user) {
+      this.user = user;
+    }
+
+    /**
+     * Sets the router.
+     *
+     * @param value the router, or null for none
+     * @return this builder
+     */
+    public Builder router(Router value) {
+      router = value;
+      return this;
+    }
+
+    /**
+     * Sets the number of levels used when there is no router.
+     *
+     * @param value in [2, 10]
+     * @return this builder
+     */
+    public Builder levels(int value) {
+      levels = value;
+      return this;
+    }
+
+    /**
+     * Sets the job-type header.
+     *
+     * @param value a non-empty header name
+     * @return this builder
+     */
+    public Builder jobTypeHeader(String value) {
+      jobTypeHeader = value;
+      return this;
+    }
+
+    /**
+     * Sets shadow mode.
+     *
+     * @param value true to stamp levels without changing priorities
+     * @return this builder
+     */
+    public Builder shadow(boolean value) {
+      shadow = value;
+      return this;
+    }
+
+    /**
+     * Sets whether body lengths are used as size hints.
+     *
+     * @param value true to pass size hints
+     * @return this builder
+     */
+    public Builder sizeHints(boolean value) {
+      sizeHints = value;
+      return this;
+    }
+
+    /**
+     * Sets where reports go.
+     *
+     * @param value the sink
+     * @return this builder
+     */
+    public Builder reports(ReportSink value) {
+      reports = value;
+      return this;
+    }
+
+    /**
+     * Sets the counters to add to, for sharing them across option sets.
+     *
+     * @param value the counters
+     * @return this builder
+     */
+    public Builder stats(AdapterStats value) {
+      stats = value;
+      return this;
+    }
+
+    /**
+     * Sets the wall clock.
+     *
+     * @param value the clock
+     * @return this builder
+     */
+    public Builder clock(Clock value) {
+      clock = value;
+      return this;
+    }
+
+    /**
+     * Sets the monotonic clock.
+     *
+     * @param value the ticker
+     * @return this builder
+     */
+    public Builder ticker(Ticker value) {
+      ticker = value;
+      return this;
+    }
+
+    /**
+     * Builds the options.
+     *
+     * @return the options
+     * @throws IllegalArgumentException if a value breaks its rule
+     */
+    public ChannelOptions build() {
+      return new ChannelOptions(
+          user, router, levels, jobTypeHeader, shadow, sizeHints, reports, stats, clock, ticker);
+    }
+  }
+}

@@ -1,0 +1,257 @@
+package io.harbinger.rabbit.internal;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.LongString;
+import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.Ticker;
+import io.harbinger.proto.v1.DurationReport;
+import io.harbinger.proto.v1.Outcome;
+import io.harbinger.rabbit.AdapterStats;
+import io.harbinger.rabbit.AdapterStats.Counter;
+import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.ReportSink;
+import java.time.Clock;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Follows the deliveries of one wrapped channel from handler start to settlement and emits one
+ * duration report per settled delivery.
+ *
+ * <p>Implementation notes. A delivery's report is emitted when both its handler has returned and it
+ * has been settled (ack, nack or reject), whichever comes last, and its duration runs from handler
+ * start to that moment: for a handler that acknowledges inside itself this is the handler time; for
+ * one that hands the work to another thread and acknowledges there, it is the time to the
+ * acknowledgement. Delivery tags are per channel and increase, so unsettled deliveries sit in a
+ * sorted map and {@code multiple=true} settles its head. The acknowledgement itself is sent before
+ * any of this runs and is never changed (DESIGN.md). With automatic acknowledgement, a delivery is
+ * settled when its handler returns: an acknowledgement if it returned normally, a nack if it threw.
+ * A delivery that RabbitMQ marks redelivered, and that this process did not itself requeue, had an
+ * earlier attempt that never settled (its consumer died or its connection closed): it is reported
+ * once as censored (seed paper section 3.5, censored observations). When the channel shuts down its
+ * unsettled deliveries are forgotten: their tags are stale, RabbitMQ will redeliver them, and the
+ * redelivery is the censored observation (rabbitmq-facts section 3.1, tags after recovery).
+ *
+ * <p>Thread safety: every method may be called from any thread; acknowledgements from other threads
+ * than the delivering one are supported. Nothing blocks; the report sink must not block.
+ */
+final class DeliveryTracker {
+
+  private static final int HANDLER_DONE = 1;
+  private static final int SETTLED = 2;
+
+  private final String jobTypeHeader;
+  private final boolean sizeHints;
+  private final ReportSink sink;
+  private final AdapterStats stats;
+  private final Clock clock;
+  private final Ticker ticker;
+  private final Requeues requeues;
+  private final ConcurrentSkipListMap<Long, InFlight> unsettled = new ConcurrentSkipListMap<>();
+
+  DeliveryTracker(ChannelOptions options, Requeues requeues) {
+    jobTypeHeader = options.jobTypeHeader();
+    sizeHints = options.sizeHints();
+    sink = options.reports();
+    stats = options.stats();
+    clock = options.clock();
+    ticker = options.ticker();
+    this.requeues = requeues;
+  }
+
+  /**
+   * Starts following a delivery, just before its handler runs.
+   *
+   * @param envelope the delivery's envelope
+   * @param props its properties, or null
+   * @param bodyLength its body length
+   * @param autoAck whether the consumer acknowledges automatically
+   * @return the delivery's state, to pass to {@link #handlerDone}
+   */
+  InFlight begin(Envelope envelope, AMQP.BasicProperties props, int bodyLength, boolean autoAck) {
+    long startNanos = ticker.nanos();
+    InFlight f = new InFlight(envelope, props, bodyLength, startNanos);
+    if (envelope.isRedeliver() && !requeues.forget(f.identity())) {
+      emit(f, Outcome.OUTCOME_CENSORED, 0);
+    }
+    if (!autoAck) {
+      unsettled.put(envelope.getDeliveryTag(), f);
+    } else {
+      f.autoAck = true;
+    }
+    return f;
+  }
+
+  /**
+   * Marks a delivery's handler as returned, or as thrown.
+   *
+   * @param f the state from {@link #begin}
+   * @param succeeded whether the handler returned normally
+   */
+  void handlerDone(InFlight f, boolean succeeded) {
+    long now = ticker.nanos();
+    f.handlerEndNanos = now;
+    if (f.autoAck) {
+      f.outcome = succeeded ? Outcome.OUTCOME_ACK : Outcome.OUTCOME_NACK;
+      f.settledNanos = now;
+      f.state.set(HANDLER_DONE | SETTLED);
+      emit(f, f.outcome, now - f.startNanos);
+      return;
+    }
+    if (f.state.addAndGet(HANDLER_DONE) == (HANDLER_DONE | SETTLED)) {
+      emit(f, f.outcome, Math.max(now, f.settledNanos) - f.startNanos);
+    }
+  }
+
+  /**
+   * Records a settlement that the delegate channel has accepted.
+   *
+   * @param deliveryTag the tag, or 0 with {@code multiple} for every unsettled delivery
+   * @param multiple whether every delivery up to the tag is settled
+   * @param outcome ack, nack or reject
+   * @param requeue whether the message goes back to its queue
+   */
+  void settle(long deliveryTag, boolean multiple, Outcome outcome, boolean requeue) {
+    long now = ticker.nanos();
+    if (!multiple) {
+      InFlight f = unsettled.remove(deliveryTag);
+      if (f == null) {
+        stats.increment(Counter.UNMATCHED_SETTLE);
+      } else {
+        settle(f, now, outcome, requeue);
+      }
+      return;
+    }
+    ConcurrentNavigableMap<Long, InFlight> head =
+        deliveryTag == 0 ? unsettled : unsettled.headMap(deliveryTag, true);
+    boolean any = false;
+    for (Iterator<Map.Entry<Long, InFlight>> it = head.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Long, InFlight> e = it.next();
+      if (unsettled.remove(e.getKey(), e.getValue())) {
+        any = true;
+        settle(e.getValue(), now, outcome, requeue);
+      }
+    }
+    if (!any) {
+      stats.increment(Counter.UNMATCHED_SETTLE);
+    }
+  }
+
+  /** Records that every unsettled delivery goes back to its queue ({@code basic.recover}). */
+  void recoverAll() {
+    for (InFlight f : unsettled.values()) {
+      requeues.remember(f.identity());
+    }
+    unsettled.clear();
+  }
+
+  /** Forgets every unsettled delivery: their tags died with the channel. */
+  void clear() {
+    unsettled.clear();
+  }
+
+  /** Returns the number of deliveries awaiting settlement; for tests. */
+  int unsettledCount() {
+    return unsettled.size();
+  }
+
+  private void settle(InFlight f, long now, Outcome outcome, boolean requeue) {
+    f.outcome = outcome;
+    f.settledNanos = now;
+    if (requeue) {
+      requeues.remember(f.identity());
+    }
+    if (f.state.addAndGet(SETTLED) == (HANDLER_DONE | SETTLED)) {
+      emit(f, outcome, Math.max(now, f.handlerEndNanos) - f.startNanos);
+    }
+  }
+
+  private void emit(InFlight f, Outcome outcome, long durationNanos) {
+    DurationReport.Builder r =
+        DurationReport.newBuilder()
+            .setProducer(f.producer)
+            .setJobType(f.jobType)
+            .setOutcome(outcome)
+            .setHandlerNanos(outcome == Outcome.OUTCOME_CENSORED ? 0 : Math.max(0, durationNanos))
+            .setWaitMicros(f.waitMicros)
+            .setPublishedLevel(f.level)
+            .setRedelivered(f.redelivered)
+            .setPublishedAtMicros(Math.max(0, f.publishedAtMicros))
+            .setSettledAtMicros(PublishStamper.epochMicros(clock));
+    if (sizeHints) {
+      r.setSize(f.bodyLength);
+    }
+    stats.increment(Counter.REPORT);
+    if (outcome == Outcome.OUTCOME_CENSORED) {
+      stats.increment(Counter.CENSORED);
+    }
+    try {
+      sink.accept(r.build());
+    } catch (RuntimeException e) {
+      stats.increment(Counter.SINK_FAILURE);
+    }
+  }
+
+  /** The state of one delivery between handler start and report. */
+  final class InFlight {
+    final String producer;
+    final String jobType;
+    final int bodyLength;
+    final long startNanos;
+    final long publishedAtMicros;
+    final long waitMicros;
+    final int level;
+    final boolean redelivered;
+    final AtomicInteger state = new AtomicInteger();
+    boolean autoAck;
+    volatile long handlerEndNanos;
+    volatile long settledNanos;
+    volatile Outcome outcome;
+
+    InFlight(Envelope envelope, AMQP.BasicProperties props, int bodyLength, long startNanos) {
+      this.startNanos = startNanos;
+      this.bodyLength = bodyLength;
+      this.redelivered = envelope.isRedeliver();
+      Map<String, Object> headers = props == null ? null : props.getHeaders();
+      String user = props == null ? null : props.getUserId();
+      producer = user == null ? "" : user;
+      Object jt = headers == null ? null : headers.get(jobTypeHeader);
+      jobType = jt instanceof String || jt instanceof LongString ? jt.toString() : "";
+      publishedAtMicros = longHeader(headers, HarbingerHeaders.PUBLISHED_AT);
+      waitMicros =
+          publishedAtMicros > 0
+              ? Math.max(0, PublishStamper.epochMicros(clock) - publishedAtMicros)
+              : -1;
+      long lv = longHeader(headers, HarbingerHeaders.LEVEL);
+      level = lv >= 0 && lv <= 255 ? (int) lv : -1;
+    }
+
+    /** The message's identity across redeliveries: publish time and key. */
+    String identity() {
+      return publishedAtMicros + "/" + Keys.of(producer, jobType);
+    }
+  }
+
+  private static long longHeader(Map<String, Object> headers, String name) {
+    if (headers == null) {
+      return -1;
+    }
+    Object v = headers.get(name);
+    if (v instanceof Number n) {
+      return n.longValue();
+    }
+    if (v instanceof LongString || v instanceof String) {
+      try {
+        return Long.parseLong(v.toString().trim());
+      } catch (NumberFormatException e) {
+        return -1;
+      }
+    }
+    return -1;
+  }
+}

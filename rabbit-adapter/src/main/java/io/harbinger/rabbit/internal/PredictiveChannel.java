@@ -1,0 +1,585 @@
+package io.harbinger.rabbit.internal;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.CancelCallback;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Consumer;
+import com.rabbitmq.client.ConsumerShutdownSignalCallback;
+import com.rabbitmq.client.DeliverCallback;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.WriteListener;
+import io.harbinger.proto.v1.Outcome;
+import io.harbinger.rabbit.AdapterStats.Counter;
+import io.harbinger.rabbit.ChannelOptions;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The wrapped channel: stamps every publish and times every delivery; forwards everything else.
+ *
+ * <p>Implementation notes. Publish: all four {@code basicPublish} overloads replace the caller's
+ * properties with {@link PublishStamper#stamp} and call the same overload of the delegate, so
+ * mandatory, immediate, write listeners, confirms and transactions behave as without the wrapper.
+ * Consume: all twenty {@code basicConsume} overloads wrap the {@link Consumer} or {@link
+ * DeliverCallback} around a {@link DeliveryTracker} and call the same overload of the delegate;
+ * every other consumer callback is forwarded unchanged (the rabbitmq-java-client {@code
+ * ObservationConsumer} pattern). Settle: {@code basicAck}, {@code basicNack} and {@code
+ * basicReject} call the delegate first, unchanged, and record the settlement only once it returned.
+ * Prefetch: {@code basicQos} is recorded so that a consumer that defeats reordering is reported by
+ * {@link PrefetchGuard}. Automatic recovery: an {@code AutorecoveringChannel} keeps its identity
+ * across recovery and re-registers the wrapped consumers itself; the tracker forgets unsettled
+ * deliveries on shutdown because their tags are stale.
+ *
+ * <p>Thread safety: as the delegate; the wrapper's own state is concurrent and lock-free, except
+ * {@link Requeues}, touched only on requeues and redeliveries.
+ */
+public class PredictiveChannel extends ForwardingChannel {
+
+  private final ChannelOptions options;
+  private final PublishStamper stamper;
+  private final DeliveryTracker tracker;
+  private final PrefetchGuard prefetchGuard;
+  private volatile int consumerPrefetch;
+  private volatile int channelPrefetch;
+
+  /**
+   * Wraps a channel.
+   *
+   * @param delegate the application's channel
+   * @param options how to wrap it
+   * @param prefetchGuard where consumer prefetch is checked
+   */
+  public PredictiveChannel(Channel delegate, ChannelOptions options, PrefetchGuard prefetchGuard) {
+    super(delegate);
+    this.options = options;
+    this.stamper = new PublishStamper(options);
+    this.tracker = new DeliveryTracker(options, Requeues.SHARED);
+    this.prefetchGuard = prefetchGuard;
+    delegate.addShutdownListener(this::onShutdown);
+  }
+
+  /**
+   * Returns the options this channel was wrapped with.
+   *
+   * @return the options
+   */
+  public ChannelOptions options() {
+    return options;
+  }
+
+  DeliveryTracker tracker() {
+    return tracker;
+  }
+
+  private void onShutdown(ShutdownSignalException cause) {
+    tracker.clear();
+  }
+
+  // Publish.
+
+  @Override
+  public void basicPublish(
+      String exchange, String routingKey, AMQP.BasicProperties props, byte[] body)
+      throws IOException {
+    delegate.basicPublish(exchange, routingKey, stamper.stamp(props, length(body)), body);
+  }
+
+  @Override
+  public void basicPublish(
+      String exchange,
+      String routingKey,
+      boolean mandatory,
+      AMQP.BasicProperties props,
+      byte[] body)
+      throws IOException {
+    delegate.basicPublish(
+        exchange, routingKey, mandatory, stamper.stamp(props, length(body)), body);
+  }
+
+  @Override
+  public void basicPublish(
+      String exchange,
+      String routingKey,
+      boolean mandatory,
+      boolean immediate,
+      AMQP.BasicProperties props,
+      byte[] body)
+      throws IOException {
+    delegate.basicPublish(
+        exchange, routingKey, mandatory, immediate, stamper.stamp(props, length(body)), body);
+  }
+
+  @Override
+  public void basicPublish(
+      String exchange,
+      String routingKey,
+      boolean mandatory,
+      boolean immediate,
+      AMQP.BasicProperties props,
+      ByteBuffer body,
+      WriteListener writeListener)
+      throws IOException {
+    delegate.basicPublish(
+        exchange,
+        routingKey,
+        mandatory,
+        immediate,
+        stamper.stamp(props, body == null ? 0 : body.remaining()),
+        body,
+        writeListener);
+  }
+
+  private static long length(byte[] body) {
+    return body == null ? 0 : body.length;
+  }
+
+  // Settle.
+
+  @Override
+  public void basicAck(long deliveryTag, boolean multiple) throws IOException {
+    delegate.basicAck(deliveryTag, multiple);
+    tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_ACK, false);
+  }
+
+  @Override
+  public void basicNack(long deliveryTag, boolean multiple, boolean requeue) throws IOException {
+    delegate.basicNack(deliveryTag, multiple, requeue);
+    tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_NACK, requeue);
+  }
+
+  @Override
+  public void basicReject(long deliveryTag, boolean requeue) throws IOException {
+    delegate.basicReject(deliveryTag, requeue);
+    tracker.settle(deliveryTag, false, Outcome.OUTCOME_REJECT, requeue);
+  }
+
+  @Override
+  public AMQP.Basic.RecoverOk basicRecover() throws IOException {
+    AMQP.Basic.RecoverOk ok = delegate.basicRecover();
+    tracker.recoverAll();
+    return ok;
+  }
+
+  @Override
+  public AMQP.Basic.RecoverOk basicRecover(boolean requeue) throws IOException {
+    AMQP.Basic.RecoverOk ok = delegate.basicRecover(requeue);
+    tracker.recoverAll();
+    return ok;
+  }
+
+  @Override
+  public GetResponse basicGet(String queue, boolean autoAck) throws IOException {
+    GetResponse response = delegate.basicGet(queue, autoAck);
+    if (response != null && !autoAck) {
+      DeliveryTracker.InFlight f =
+          tracker.begin(
+              response.getEnvelope(),
+              response.getProps(),
+              response.getBody() == null ? 0 : response.getBody().length,
+              false);
+      tracker.handlerDone(f, true);
+    }
+    return response;
+  }
+
+  // Lifecycle.
+
+  @Override
+  public void close() throws IOException, TimeoutException {
+    try {
+      delegate.close();
+    } finally {
+      tracker.clear();
+    }
+  }
+
+  @Override
+  public void close(int closeCode, String closeMessage) throws IOException, TimeoutException {
+    try {
+      delegate.close(closeCode, closeMessage);
+    } finally {
+      tracker.clear();
+    }
+  }
+
+  @Override
+  public void abort() throws IOException {
+    try {
+      delegate.abort();
+    } finally {
+      tracker.clear();
+    }
+  }
+
+  @Override
+  public void abort(int closeCode, String closeMessage) throws IOException {
+    try {
+      delegate.abort(closeCode, closeMessage);
+    } finally {
+      tracker.clear();
+    }
+  }
+
+  // Prefetch and queue kinds.
+
+  @Override
+  public void basicQos(int prefetchCount) throws IOException {
+    delegate.basicQos(prefetchCount);
+    consumerPrefetch = prefetchCount;
+  }
+
+  @Override
+  public void basicQos(int prefetchCount, boolean global) throws IOException {
+    delegate.basicQos(prefetchCount, global);
+    recordQos(prefetchCount, global);
+  }
+
+  @Override
+  public void basicQos(int prefetchSize, int prefetchCount, boolean global) throws IOException {
+    delegate.basicQos(prefetchSize, prefetchCount, global);
+    recordQos(prefetchCount, global);
+  }
+
+  private void recordQos(int prefetchCount, boolean global) {
+    if (global) {
+      channelPrefetch = prefetchCount;
+    } else {
+      consumerPrefetch = prefetchCount;
+    }
+  }
+
+  @Override
+  public AMQP.Queue.DeclareOk queueDeclare(
+      String queue,
+      boolean durable,
+      boolean exclusive,
+      boolean autoDelete,
+      Map<String, Object> arguments)
+      throws IOException {
+    AMQP.Queue.DeclareOk ok =
+        delegate.queueDeclare(queue, durable, exclusive, autoDelete, arguments);
+    prefetchGuard.declared(ok.getQueue(), hasPriorities(arguments));
+    return ok;
+  }
+
+  @Override
+  public void queueDeclareNoWait(
+      String queue,
+      boolean durable,
+      boolean exclusive,
+      boolean autoDelete,
+      Map<String, Object> arguments)
+      throws IOException {
+    delegate.queueDeclareNoWait(queue, durable, exclusive, autoDelete, arguments);
+    prefetchGuard.declared(queue, hasPriorities(arguments));
+  }
+
+  private static boolean hasPriorities(Map<String, Object> arguments) {
+    return arguments != null && arguments.get("x-max-priority") != null;
+  }
+
+  private void checkPrefetch(String queue, boolean autoAck) {
+    int c = consumerPrefetch;
+    int g = channelPrefetch;
+    int effective = c == 0 ? g : g == 0 ? c : Math.min(c, g);
+    if (prefetchGuard.check(queue, effective, autoAck)) {
+      options.stats().increment(Counter.PREFETCH_WARNING);
+    }
+  }
+
+  // Consume: every overload wraps its callback and calls the same overload of the delegate.
+
+  private Consumer wrap(Consumer callback, boolean autoAck) {
+    return callback == null ? null : new TimedConsumer(callback, tracker, autoAck);
+  }
+
+  private DeliverCallback wrap(DeliverCallback callback, boolean autoAck) {
+    if (callback == null) {
+      return null;
+    }
+    return (consumerTag, delivery) -> {
+      Envelope envelope = delivery.getEnvelope();
+      byte[] body = delivery.getBody();
+      DeliveryTracker.InFlight f =
+          tracker.begin(
+              envelope, delivery.getProperties(), body == null ? 0 : body.length, autoAck);
+      boolean succeeded = false;
+      try {
+        callback.handle(consumerTag, delivery);
+        succeeded = true;
+      } finally {
+        tracker.handlerDone(f, succeeded);
+      }
+    };
+  }
+
+  @Override
+  public String basicConsume(String queue, Consumer callback) throws IOException {
+    checkPrefetch(queue, false);
+    return delegate.basicConsume(queue, wrap(callback, false));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue, DeliverCallback deliverCallback, CancelCallback cancelCallback)
+      throws IOException {
+    checkPrefetch(queue, false);
+    return delegate.basicConsume(queue, wrap(deliverCallback, false), cancelCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      DeliverCallback deliverCallback,
+      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      throws IOException {
+    checkPrefetch(queue, false);
+    return delegate.basicConsume(queue, wrap(deliverCallback, false), shutdownSignalCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      DeliverCallback deliverCallback,
+      CancelCallback cancelCallback,
+      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      throws IOException {
+    checkPrefetch(queue, false);
+    return delegate.basicConsume(
+        queue, wrap(deliverCallback, false), cancelCallback, shutdownSignalCallback);
+  }
+
+  @Override
+  public String basicConsume(String queue, boolean autoAck, Consumer callback) throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(queue, autoAck, wrap(callback, autoAck));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue, boolean autoAck, DeliverCallback deliverCallback, CancelCallback cancelCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(queue, autoAck, wrap(deliverCallback, autoAck), cancelCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      DeliverCallback deliverCallback,
+      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue, autoAck, wrap(deliverCallback, autoAck), shutdownSignalCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      DeliverCallback deliverCallback,
+      CancelCallback cancelCallback,
+      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue, autoAck, wrap(deliverCallback, autoAck), cancelCallback, shutdownSignalCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue, boolean autoAck, Map<String, Object> arguments, Consumer callback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(queue, autoAck, arguments, wrap(callback, autoAck));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      Map<String, Object> arguments,
+      DeliverCallback deliverCallback,
+      CancelCallback cancelCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue, autoAck, arguments, wrap(deliverCallback, autoAck), cancelCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      Map<String, Object> arguments,
+      DeliverCallback deliverCallback,
+      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue, autoAck, arguments, wrap(deliverCallback, autoAck), shutdownSignalCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      Map<String, Object> arguments,
+      DeliverCallback deliverCallback,
+      CancelCallback cancelCallback,
+      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue,
+        autoAck,
+        arguments,
+        wrap(deliverCallback, autoAck),
+        cancelCallback,
+        shutdownSignalCallback);
+  }
+
+  @Override
+  public String basicConsume(String queue, boolean autoAck, String consumerTag, Consumer callback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(queue, autoAck, consumerTag, wrap(callback, autoAck));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      String consumerTag,
+      DeliverCallback deliverCallback,
+      CancelCallback cancelCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue, autoAck, consumerTag, wrap(deliverCallback, autoAck), cancelCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      String consumerTag,
+      DeliverCallback deliverCallback,
+      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue, autoAck, consumerTag, wrap(deliverCallback, autoAck), shutdownSignalCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      String consumerTag,
+      DeliverCallback deliverCallback,
+      CancelCallback cancelCallback,
+      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue,
+        autoAck,
+        consumerTag,
+        wrap(deliverCallback, autoAck),
+        cancelCallback,
+        shutdownSignalCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      String consumerTag,
+      boolean noLocal,
+      boolean exclusive,
+      Map<String, Object> arguments,
+      Consumer callback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue, autoAck, consumerTag, noLocal, exclusive, arguments, wrap(callback, autoAck));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      String consumerTag,
+      boolean noLocal,
+      boolean exclusive,
+      Map<String, Object> arguments,
+      DeliverCallback deliverCallback,
+      CancelCallback cancelCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue,
+        autoAck,
+        consumerTag,
+        noLocal,
+        exclusive,
+        arguments,
+        wrap(deliverCallback, autoAck),
+        cancelCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      String consumerTag,
+      boolean noLocal,
+      boolean exclusive,
+      Map<String, Object> arguments,
+      DeliverCallback deliverCallback,
+      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue,
+        autoAck,
+        consumerTag,
+        noLocal,
+        exclusive,
+        arguments,
+        wrap(deliverCallback, autoAck),
+        shutdownSignalCallback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      String consumerTag,
+      boolean noLocal,
+      boolean exclusive,
+      Map<String, Object> arguments,
+      DeliverCallback deliverCallback,
+      CancelCallback cancelCallback,
+      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      throws IOException {
+    checkPrefetch(queue, autoAck);
+    return delegate.basicConsume(
+        queue,
+        autoAck,
+        consumerTag,
+        noLocal,
+        exclusive,
+        arguments,
+        wrap(deliverCallback, autoAck),
+        cancelCallback,
+        shutdownSignalCallback);
+  }
+}

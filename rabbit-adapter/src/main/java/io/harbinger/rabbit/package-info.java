@@ -1,0 +1,16 @@
+/**
+ * Harbinger for RabbitMQ applications: the public API of the adapter.
+ *
+ * <p>{@link io.harbinger.rabbit.PredictiveChannels} wraps a {@code com.rabbitmq.client.Channel}
+ * with {@link io.harbinger.rabbit.ChannelOptions}; {@link io.harbinger.rabbit.ReportPublisher}
+ * sends the consumers' duration reports to the {@code harbinger.reports} exchange; {@link
+ * io.harbinger.rabbit.EmbeddedRouter} runs the predictor in-process, learning from that exchange;
+ * {@link io.harbinger.rabbit.ReportIngestor} is the decoding and validation of reports that every
+ * learner shares; {@link io.harbinger.rabbit.PriorityQueues} declares the priority queues; {@link
+ * io.harbinger.rabbit.HarbingerHeaders} names what goes on the wire; {@link
+ * io.harbinger.rabbit.AdapterStats} counts what happened.
+ *
+ * <p>Everything in {@code io.harbinger.rabbit.internal} is implementation and may change without
+ * notice.
+ */
+package io.harbinger.rabbit;
