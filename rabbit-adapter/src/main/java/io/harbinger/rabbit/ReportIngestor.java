@@ -3,6 +3,7 @@ package io.harbinger.rabbit;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.ObserveResult;
+import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.ReportBatch;
@@ -40,6 +41,7 @@ public final class ReportIngestor {
   private static final long MAX_DURATION_NANOS = MAX_DURATION.toNanos();
 
   private final Predictor predictor;
+  private final Listener listener;
   private final LongAdder batches = new LongAdder();
   private final LongAdder malformedBatches = new LongAdder();
   private final LongAdder oversizedBatches = new LongAdder();
@@ -58,7 +60,32 @@ public final class ReportIngestor {
    * @param predictor the predictor to learn
    */
   public ReportIngestor(Predictor predictor) {
+    this(predictor, (key, report) -> {});
+  }
+
+  /**
+   * Creates an ingestor feeding a predictor and telling a listener about every report it learned
+   * from.
+   *
+   * @param predictor the predictor to learn
+   * @param listener called after each accepted or censored report, on the ingesting thread; must
+   *     not block
+   */
+  public ReportIngestor(Predictor predictor, Listener listener) {
     this.predictor = Objects.requireNonNull(predictor, "predictor");
+    this.listener = Objects.requireNonNull(listener, "listener");
+  }
+
+  /** Hears about every report that taught the predictor something. */
+  @FunctionalInterface
+  public interface Listener {
+    /**
+     * Called after a report was learned.
+     *
+     * @param key the key it taught
+     * @param report the report
+     */
+    void learned(String key, DurationReport report);
   }
 
   /**
@@ -118,14 +145,24 @@ public final class ReportIngestor {
           rejectedDurations.increment();
           return null;
         }
-        return count(predictor.observe(key, size, nanos), learned);
+        if (report.getPublishedLevel() >= 0 && report.getPublishedLevel() < predictor.levels()) {
+          // Drift signals: score the level stamped at publish against this duration, when the key
+          // is trusted
+          // now (the report does not say whether it was trusted then), with the key's current
+          // estimate.
+          Prediction now = predictor.peek(key);
+          if (now.isPredicted()) {
+            predictor.score(report.getPublishedLevel(), now.estimateNanos(), nanos);
+          }
+        }
+        return notify(key, report, count(predictor.observe(key, size, nanos), learned));
       }
       case OUTCOME_CENSORED -> {
         if (!Keys.isValid(key)) {
           rejectedKeys.increment();
           return null;
         }
-        return count(predictor.observeCensored(key, size), censored);
+        return notify(key, report, count(predictor.observeCensored(key, size), censored));
       }
       case OUTCOME_NACK, OUTCOME_REJECT -> {
         notLearned.increment();
@@ -136,6 +173,13 @@ public final class ReportIngestor {
         return null;
       }
     }
+  }
+
+  private ObserveResult notify(String key, DurationReport report, ObserveResult result) {
+    if (result == ObserveResult.ACCEPTED) {
+      listener.learned(key, report);
+    }
+    return result;
   }
 
   private ObserveResult count(ObserveResult result, LongAdder onSuccess) {

@@ -85,9 +85,7 @@ public final class ConfigLoader {
       }
     }
     applyOverrides(merged, "", problems);
-    if (!problems.isEmpty()) {
-      throw new ConfigException(source, problems);
-    }
+    // Bind even when the file had unknown keys, so that range errors are reported in the same pass.
     SidecarConfig config = bind(new Reader(merged, problems));
     if (!problems.isEmpty()) {
       throw new ConfigException(source, problems);
@@ -187,14 +185,10 @@ public final class ConfigLoader {
       r.problem("rabbitmq.uri must be amqp://host:port/vhost without credentials");
     }
     String password = password(r);
-    SidecarConfig.Rabbit rabbit =
-        new SidecarConfig.Rabbit(
-            uri,
-            r.text("rabbitmq.username"),
-            password,
-            r.text("rabbitmq.reports-exchange"),
-            r.integer("rabbitmq.prefetch", 1, 65_535));
-    int grpcPort = r.integer("grpc.port", 0, 65_535);
+    String username = r.text("rabbitmq.username");
+    String exchange = r.text("rabbitmq.reports-exchange");
+    Integer prefetch = r.integer("rabbitmq.prefetch", 1, 65_535);
+    Integer grpcPort = r.integer("grpc.port", 0, 65_535);
     Optional<Path> cert = r.path("grpc.tls-cert-chain", true);
     Optional<Path> key = r.path("grpc.tls-private-key", true);
     Optional<SidecarConfig.Tls> tls = Optional.empty();
@@ -204,8 +198,8 @@ public final class ConfigLoader {
       tls = Optional.of(new SidecarConfig.Tls(cert.get(), key.get()));
     }
     Optional<Path> tokenFile = r.path("grpc.token-file", true);
-    tokenFile.ifPresent(f -> readFirstLine(f, "grpc.token-file", r));
-    int metricsPort = r.integer("metrics.port", -1, 65_535);
+    tokenFile.filter(Files::isReadable).ifPresent(f -> readFirstLine(f, "grpc.token-file", r));
+    Integer metricsPort = r.integer("metrics.port", -1, 65_535);
     Mode mode = r.mode("mode");
     String header = r.text("keys.job-type-header");
     if (header != null && (header.isEmpty() || header.startsWith("__"))) {
@@ -216,12 +210,12 @@ public final class ConfigLoader {
     Duration snapshotInterval = r.duration("snapshot.interval", Duration.ofSeconds(1));
     Duration publish = r.duration("routes.publish-interval", Duration.ofMillis(1));
     Duration sweep = r.duration("routes.sweep-interval", Duration.ofMillis(100));
-    if (!r.problems.isEmpty()) {
+    if (!problems(r).isEmpty()) {
       return null;
     }
     return new SidecarConfig(
         replicaId,
-        rabbit,
+        new SidecarConfig.Rabbit(uri, username, password, exchange, prefetch),
         grpcPort,
         tls,
         tokenFile,
@@ -235,9 +229,13 @@ public final class ConfigLoader {
         sweep);
   }
 
+  private static List<String> problems(Reader r) {
+    return r.problems;
+  }
+
   private String password(Reader r) {
     Optional<Path> file = r.path("rabbitmq.password-file", true);
-    if (file.isPresent()) {
+    if (file.isPresent() && Files.isReadable(file.get())) {
       return readFirstLine(file.get(), "rabbitmq.password-file", r);
     }
     String fromEnv = environment.get("HARBINGER_RABBITMQ_PASSWORD");

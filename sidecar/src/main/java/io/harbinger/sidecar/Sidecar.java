@@ -1,0 +1,185 @@
+package io.harbinger.sidecar;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.ServerBuilder;
+import io.grpc.ServerCredentials;
+import io.grpc.TlsServerCredentials;
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Ticker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running sidecar: the predictor (restored from its snapshot), the report consumer, the route
+ * table and its publisher, the gRPC server, the metrics endpoint and the periodic snapshots.
+ *
+ * <p>{@link #close()} shuts down gracefully: it stops consuming reports, stops accepting calls and
+ * drains the ones running (up to 30 s), ends the route streams, and saves a final snapshot.
+ */
+public final class Sidecar implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Sidecar.class);
+
+  private final SidecarConfig config;
+  private final HistogramPredictor predictor;
+  private final SnapshotKeeper snapshots;
+  private final RouteTable routes;
+  private final ReportSubscriber reports;
+  private final ScheduledExecutorService routeThread;
+  private final ScheduledExecutorService snapshotThread;
+  private final SidecarMetrics metrics;
+  private final SidecarServer server;
+  private final int metricsPort;
+
+  private Sidecar(SidecarConfig config, ServerBuilder<?> grpc, boolean consumeReports)
+      throws IOException, TimeoutException {
+    this.config = config;
+    Clock clock = Clock.systemUTC();
+    snapshots = new SnapshotKeeper(config.snapshotPath(), config.snapshotContext(), clock);
+    predictor = snapshots.restore(config.predictor(), Ticker.SYSTEM, config.mode());
+    routes = new RouteTable(predictor, clock);
+    routeThread = daemonScheduler("harbinger-routes");
+    snapshotThread = daemonScheduler("harbinger-snapshots");
+    reports = new ReportSubscriber(predictor, routes, clock);
+    metrics = new SidecarMetrics(predictor, routes, snapshots, reports);
+    routeThread.execute(routes::sweep);
+    long publish = config.publishInterval().toMillis();
+    routeThread.scheduleWithFixedDelay(
+        routes::publishChanges, publish, publish, TimeUnit.MILLISECONDS);
+    long sweep = config.sweepInterval().toMillis();
+    routeThread.scheduleWithFixedDelay(routes::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
+    if (config.snapshotPath().isPresent()) {
+      long every = config.snapshotInterval().toMillis();
+      snapshotThread.scheduleWithFixedDelay(
+          () -> snapshots.saveQuietly(predictor), every, every, TimeUnit.MILLISECONDS);
+    }
+    Optional<String> token = Optional.empty();
+    if (config.tokenFile().isPresent()) {
+      token = Optional.of(Files.readAllLines(config.tokenFile().get()).get(0).strip());
+    }
+    server =
+        new SidecarServer(
+            grpc, new SidecarService(predictor, routes, routeThread, snapshots), token);
+    server.start();
+    metricsPort = config.metricsPort() < 0 ? -1 : metrics.serve(config.metricsPort());
+    if (consumeReports) {
+      reports.start(config);
+    }
+    LOG.info(
+        "sidecar {} serving gRPC on {} and metrics on {}; mode {}; snapshot {}",
+        config.replicaId(),
+        server.port(),
+        metricsPort,
+        predictor.mode(),
+        snapshots.restoreStatus());
+  }
+
+  /**
+   * Starts a sidecar on the configured ports, consuming reports from RabbitMQ.
+   *
+   * @param config the configuration
+   * @return the running sidecar
+   * @throws IOException if a port cannot be bound or RabbitMQ cannot be reached
+   * @throws TimeoutException if RabbitMQ does not answer in time
+   */
+  public static Sidecar start(SidecarConfig config) throws IOException, TimeoutException {
+    ServerCredentials credentials = InsecureServerCredentials.create();
+    if (config.tls().isPresent()) {
+      credentials =
+          TlsServerCredentials.create(
+              config.tls().get().certChain().toFile(), config.tls().get().privateKey().toFile());
+    }
+    return new Sidecar(config, Grpc.newServerBuilderForPort(config.grpcPort(), credentials), true);
+  }
+
+  /**
+   * Starts a sidecar on a given server builder; for tests and embedding.
+   *
+   * @param config the configuration
+   * @param grpc the server builder, for example an in-process one
+   * @param consumeReports whether to connect to RabbitMQ and consume reports
+   * @return the running sidecar
+   * @throws IOException if a port cannot be bound or RabbitMQ cannot be reached
+   * @throws TimeoutException if RabbitMQ does not answer in time
+   */
+  static Sidecar start(SidecarConfig config, ServerBuilder<?> grpc, boolean consumeReports)
+      throws IOException, TimeoutException {
+    return new Sidecar(config, grpc, consumeReports);
+  }
+
+  /**
+   * Returns the bound gRPC port.
+   *
+   * @return the port, or -1 in process
+   */
+  public int grpcPort() {
+    return server.port();
+  }
+
+  /**
+   * Returns the bound metrics port.
+   *
+   * @return the port, or -1 when metrics are disabled
+   */
+  public int metricsPort() {
+    return metricsPort;
+  }
+
+  HistogramPredictor predictor() {
+    return predictor;
+  }
+
+  RouteTable routes() {
+    return routes;
+  }
+
+  ReportSubscriber reports() {
+    return reports;
+  }
+
+  SidecarMetrics metrics() {
+    return metrics;
+  }
+
+  SnapshotKeeper snapshots() {
+    return snapshots;
+  }
+
+  @Override
+  public void close() {
+    LOG.info("sidecar {} shutting down", config.replicaId());
+    reports.close();
+    try {
+      server.shutdown();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      routeThread.submit(routes::closeWatchers).get(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.debug("closing watchers: {}", e.toString());
+    }
+    routeThread.shutdownNow();
+    snapshotThread.shutdownNow();
+    snapshots.saveQuietly(predictor);
+    metrics.close();
+  }
+
+  private static ScheduledExecutorService daemonScheduler(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
+  }
+}

@@ -1,0 +1,166 @@
+package io.harbinger.sidecar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.harbinger.predictor.Mode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+  @TempDir Path dir;
+
+  private final ConfigLoader plain = new ConfigLoader(Map.of(), new Properties());
+
+  private Path yaml(String text) throws IOException {
+    Path file = dir.resolve("harbinger.yaml");
+    Files.writeString(file, text);
+    return file;
+  }
+
+  private ConfigException problemsOf(ConfigLoader loader, String text) throws IOException {
+    Path file = yaml(text);
+    try {
+      loader.load(Optional.of(file));
+    } catch (ConfigException e) {
+      return e;
+    }
+    throw new AssertionError("accepted: " + text);
+  }
+
+  @Test
+  void load_noFile_givesTheDocumentedDefaults() throws Exception {
+    SidecarConfig c = plain.load(Optional.empty());
+    assertThat(c.grpcPort()).isEqualTo(50051);
+    assertThat(c.metricsPort()).isEqualTo(9464);
+    assertThat(c.mode()).isEqualTo(Mode.PREDICTIVE);
+    assertThat(c.predictor().levels()).isEqualTo(3);
+    assertThat(c.predictor().staleAfter()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(c.reportQueue()).isEqualTo("harbinger.reports.sidecar-1");
+    assertThat(c.rabbit().password()).isEqualTo("guest");
+    assertThat(c.snapshotInterval()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(c.publishInterval()).isEqualTo(Duration.ofMillis(50));
+  }
+
+  @Test
+  void load_overrides_fileThenEnvironmentThenSystemProperties() throws Exception {
+    Path file = yaml("grpc:\n  port: 6000\npredictor:\n  levels: 5\nmode: shadow\n");
+    Properties props = new Properties();
+    props.setProperty("harbinger.predictor.levels", "4");
+    ConfigLoader loader =
+        new ConfigLoader(
+            Map.of("HARBINGER_GRPC_PORT", "6001", "HARBINGER_PREDICTOR_LEVELS", "7"), props);
+    SidecarConfig c = loader.load(Optional.of(file));
+    assertThat(c.grpcPort()).isEqualTo(6001);
+    assertThat(c.predictor().levels()).isEqualTo(4);
+    assertThat(c.mode()).isEqualTo(Mode.SHADOW);
+  }
+
+  @Test
+  void load_everyProblem_isListedAtOnce() throws IOException {
+    ConfigException e =
+        problemsOf(
+            plain,
+            """
+            grpc:
+              prot: 5
+              port: 70000
+            predictor:
+              levels: 12
+              key-decay: 1.5
+              stale-after: soon
+            mode: fast
+            colour: blue
+            """);
+    assertThat(e.problems())
+        .anyMatch(p -> p.startsWith("unknown key grpc.prot"))
+        .anyMatch(p -> p.startsWith("unknown key colour"))
+        .anyMatch(p -> p.equals("grpc.port must be in [0, 65535]: 70000"))
+        .anyMatch(p -> p.equals("predictor.levels must be in [2, 10]: 12"))
+        .anyMatch(p -> p.contains("stale-after must be a duration"))
+        .anyMatch(p -> p.contains("mode must be off, shadow or predictive: fast"));
+    assertThat(e.getMessage()).contains("harbinger.yaml").contains("problems");
+  }
+
+  @Test
+  void load_valueOutOfThePredictorsRange_namesTheRule() throws IOException {
+    ConfigException e = problemsOf(plain, "predictor:\n  key-decay: 1.5\n");
+    assertThat(e.problems()).containsExactly("predictor: keyDecay must be in (0, 1]: 1.5");
+  }
+
+  @Test
+  void load_malformedYaml_givesTheLine() throws IOException {
+    ConfigException e = problemsOf(plain, "grpc:\n  port: [1, 2\nmode: off\n");
+    assertThat(e.problems()).singleElement().asString().startsWith("not valid YAML at line");
+  }
+
+  @Test
+  void load_wrongShapes_areReported() throws IOException {
+    assertThat(problemsOf(plain, "- a\n- b\n").problems())
+        .singleElement()
+        .asString()
+        .contains("must be a YAML mapping");
+    assertThat(problemsOf(plain, "grpc: 5\n").problems())
+        .containsExactly("grpc must be a mapping of settings");
+    assertThat(problemsOf(plain, "mode: [a]\n").problems())
+        .singleElement()
+        .asString()
+        .startsWith("mode must be a single value");
+  }
+
+  @Test
+  void load_missingFile_isAProblem() {
+    assertThatThrownBy(() -> plain.load(Optional.of(dir.resolve("nope.yaml"))))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("config file not found");
+  }
+
+  @Test
+  void load_passwordFromAFile_isNeverPrinted() throws Exception {
+    Path secret = dir.resolve("password");
+    Files.writeString(secret, "s3cret\n");
+    SidecarConfig c = plain.load(Optional.of(yaml("rabbitmq:\n  password-file: " + secret + "\n")));
+    assertThat(c.rabbit().password()).isEqualTo("s3cret");
+    assertThat(c.toString()).doesNotContain("s3cret");
+    assertThat(problemsOf(plain, "rabbitmq:\n  password-file: /no/such/file\n").problems())
+        .singleElement()
+        .asString()
+        .contains("rabbitmq.password-file");
+  }
+
+  @Test
+  void load_passwordFromTheEnvironment() throws Exception {
+    ConfigLoader loader =
+        new ConfigLoader(Map.of("HARBINGER_RABBITMQ_PASSWORD", "envpw"), new Properties());
+    assertThat(loader.load(Optional.empty()).rabbit().password()).isEqualTo("envpw");
+  }
+
+  @Test
+  void load_credentialsInTheUri_areRefused() throws IOException {
+    assertThat(problemsOf(plain, "rabbitmq:\n  uri: amqp://bob:pw@host:5672/%2F\n").problems())
+        .singleElement()
+        .asString()
+        .contains("without credentials");
+  }
+
+  @Test
+  void load_halfTls_isRefused() throws IOException {
+    Path cert = dir.resolve("cert.pem");
+    Files.writeString(cert, "x");
+    assertThat(problemsOf(plain, "grpc:\n  tls-cert-chain: " + cert + "\n").problems())
+        .containsExactly("grpc.tls-cert-chain and grpc.tls-private-key must be set together");
+  }
+
+  @Test
+  void load_emptyFile_givesDefaults() throws Exception {
+    assertThat(plain.load(Optional.of(yaml(""))).grpcPort()).isEqualTo(50051);
+  }
+}
