@@ -143,13 +143,22 @@ final class RouteTable {
     send(changed, removed);
   }
 
-  /** Registers a watcher and sends it the full table. */
-  void addWatcher(StreamObserver<RouteUpdate> observer, Consumer<Runnable> onRouteThread) {
+  /**
+   * Prepares a watcher for a stream; must be called from the gRPC handler itself, because gRPC
+   * accepts cancel and ready handlers only there. {@link #register} then starts it on the route
+   * thread.
+   */
+  Watcher newWatcher(StreamObserver<RouteUpdate> observer, Consumer<Runnable> onRouteThread) {
     Watcher w = new Watcher(observer);
     if (observer instanceof ServerCallStreamObserver<RouteUpdate> server) {
       server.setOnCancelHandler(() -> onRouteThread.accept(() -> watchers.remove(w)));
       server.setOnReadyHandler(() -> onRouteThread.accept(() -> w.resumeIfBehind(this)));
     }
+    return w;
+  }
+
+  /** Registers a watcher and sends it the full table. */
+  void register(Watcher w) {
     watchers.add(w);
     w.send(full());
   }
@@ -212,7 +221,7 @@ final class RouteTable {
    * One WatchRoutes stream; a stream that cannot keep up is sent the full table when it is ready
    * again.
    */
-  private static final class Watcher {
+  static final class Watcher {
     private final StreamObserver<RouteUpdate> observer;
     private boolean behind;
     private boolean closed;

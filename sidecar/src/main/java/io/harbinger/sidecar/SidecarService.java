@@ -63,7 +63,8 @@ final class SidecarService extends SidecarGrpc.SidecarImplBase {
 
   @Override
   public void watchRoutes(WatchRoutesRequest request, StreamObserver<RouteUpdate> observer) {
-    routeThread.execute(() -> routes.addWatcher(observer, routeThread::execute));
+    RouteTable.Watcher watcher = routes.newWatcher(observer, routeThread::execute);
+    routeThread.execute(() -> routes.register(watcher));
   }
 
   @Override
