@@ -1,0 +1,148 @@
+package io.harbinger.sidecar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.grpc.ManagedChannel;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Outcome;
+import io.harbinger.predictor.Prediction;
+import io.harbinger.proto.v1.RoutingMode;
+import io.harbinger.proto.v1.SetModeRequest;
+import io.harbinger.proto.v1.SidecarGrpc;
+import io.harbinger.sidecar.client.SidecarRouter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SidecarRouterTest {
+
+  private static final String FAST = Keys.of("shop", "reserve_inventory");
+  private static final String SLOW = Keys.of("shop", "export_report");
+
+  @TempDir Path dir;
+
+  private Sidecar sidecar;
+  private ManagedChannel channel;
+  private SidecarRouter router;
+
+  @AfterEach
+  void stop() {
+    if (router != null) {
+      router.close();
+    }
+    if (channel != null) {
+      channel.shutdownNow();
+    }
+    if (sidecar != null) {
+      sidecar.close();
+    }
+  }
+
+  private String startSidecar(String... overrides) throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    sidecar =
+        Sidecar.start(
+            SidecarTestSupport.config(dir, overrides), InProcessServerBuilder.forName(name), false);
+    return name;
+  }
+
+  @Test
+  void route_followsTheSidecarsTableAndItsMode() throws Exception {
+    String name = startSidecar();
+    channel = InProcessChannelBuilder.forName(name).build();
+    router = SidecarRouter.watch(channel, 3, Duration.ofSeconds(30), null);
+    assertThat(router.route(FAST).level()).isEqualTo(1); // nothing learned yet
+
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(40));
+    await().atMost(Duration.ofSeconds(5)).until(() -> router.route(FAST).isPredicted());
+    assertThat(router.route(FAST).level()).isZero();
+    assertThat(router.route(SLOW).level()).isEqualTo(2);
+    assertThat(router.route(Keys.of("shop", "unknown")))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(1, Outcome.COLD);
+
+    SidecarGrpc.newBlockingStub(channel)
+        .setMode(SetModeRequest.newBuilder().setMode(RoutingMode.ROUTING_MODE_SHADOW).build());
+    await().atMost(Duration.ofSeconds(5)).until(() -> router.route(FAST).mode() == Mode.SHADOW);
+    Prediction shadow = router.route(FAST);
+    assertThat(shadow.level()).isEqualTo(1);
+    assertThat(shadow.predictedLevel()).isZero();
+  }
+
+  @Test
+  void route_sidecarGone_keepsTheLastTableThenFallsBackAfterStaleness() throws Exception {
+    String name = startSidecar();
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(40));
+    channel = InProcessChannelBuilder.forName(name).build();
+    router = SidecarRouter.watch(channel, 3, Duration.ofMillis(1500), null);
+    await().atMost(Duration.ofSeconds(5)).until(() -> router.route(FAST).isPredicted());
+
+    sidecar.close();
+    sidecar = null;
+    // Right after the loss the last table still answers.
+    assertThat(router.route(FAST).level()).isZero();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> router.route(FAST).outcome() == Outcome.UNAVAILABLE);
+    assertThat(router.route(FAST).level()).isEqualTo(1);
+    assertThat(router.unavailableFallbacks()).isPositive();
+    assertThat(router.reconnects()).isPositive();
+  }
+
+  @Test
+  void route_neverBlocks_evenWithoutAnySidecar() {
+    channel = InProcessChannelBuilder.forName("nobody-listens-here").build();
+    router = SidecarRouter.watch(channel, 5, Duration.ofSeconds(1), null);
+    long start = System.nanoTime();
+    for (int i = 0; i < 10_000; i++) {
+      assertThat(router.route(FAST).level()).isEqualTo(2);
+    }
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void watch_badArguments_areRefused() {
+    channel = InProcessChannelBuilder.forName("x").build();
+    assertThatThrownBy(() -> SidecarRouter.watch(channel, 11, Duration.ofSeconds(1), null))
+        .hasMessage("levels must be in [2, 10]: 11");
+    assertThatThrownBy(() -> SidecarRouter.watch(channel, 3, Duration.ZERO, null))
+        .hasMessageContaining("staleAfter must be positive");
+  }
+
+  @Test
+  void token_requiredOnEveryCallButHealth() throws Exception {
+    Path token = dir.resolve("token");
+    Files.writeString(token, "tok-123\n");
+    String name = startSidecar("grpc.token-file", token.toString());
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(40));
+    channel = InProcessChannelBuilder.forName(name).build();
+
+    SidecarRouter anonymous = SidecarRouter.watch(channel, 3, Duration.ofSeconds(30), null);
+    router = SidecarRouter.watch(channel, 3, Duration.ofSeconds(30), "tok-123");
+    try {
+      await().atMost(Duration.ofSeconds(5)).until(() -> router.route(FAST).isPredicted());
+      assertThat(anonymous.isConnected()).isFalse();
+      assertThat(anonymous.route(FAST).outcome()).isEqualTo(Outcome.UNAVAILABLE);
+    } finally {
+      anonymous.close();
+    }
+    assertThatThrownBy(
+            () ->
+                SidecarGrpc.newBlockingStub(channel)
+                    .listKeys(io.harbinger.proto.v1.ListKeysRequest.getDefaultInstance()))
+        .hasMessageContaining("UNAUTHENTICATED");
+    assertThat(
+            io.grpc.health.v1.HealthGrpc.newBlockingStub(channel)
+                .check(io.grpc.health.v1.HealthCheckRequest.getDefaultInstance())
+                .getStatus())
+        .isEqualTo(io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
+  }
+}
