@@ -1,0 +1,260 @@
+package io.harbinger.rabbit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.DeliverCallback;
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Prediction;
+import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.Ticker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two job types, 2 ms and 200 ms, through the wrapper into a priority queue drained by two
+ * consumers with prefetch 1, learned by an embedded router from the consumers' reports.
+ */
+class EndToEndIT {
+
+  private static final int CONSUMERS = 2;
+  private static final int PER_TYPE = 10;
+
+  private final List<AutoCloseable> closeables = new ArrayList<>();
+  private final List<String> queues = new ArrayList<>();
+  private final Map<String, Long> handlerMillis = new ConcurrentHashMap<>();
+  private ConnectionFactory factory;
+  private Connection producerConnection;
+  private Connection consumerConnection;
+  private ExecutorService consumerThreads;
+  private String exchange;
+  private String user;
+  private String shortType;
+  private String longType;
+  private EmbeddedRouter router;
+  private ReportPublisher reports;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    factory = Rabbit.factory();
+    user = factory.getUsername();
+    exchange = Rabbit.unique("reports");
+    String run = exchange.substring(exchange.lastIndexOf('.') + 1);
+    shortType = "reserve-" + run;
+    longType = "export-" + run;
+    handlerMillis.put(shortType, 2L);
+    handlerMillis.put(longType, 200L);
+    producerConnection = factory.newConnection("harbinger-it-producer-" + run);
+    consumerThreads = Executors.newFixedThreadPool(CONSUMERS);
+    consumerConnection = factory.newConnection(consumerThreads, "harbinger-it-consumer-" + run);
+    PredictorConfig config =
+        PredictorConfig.builder()
+            .minObservations(5)
+            .boundaryMinObservations(10)
+            .boundaryRefreshEvery(5)
+            .keyDecay(0.8)
+            .build();
+    router =
+        EmbeddedRouter.start(
+            producerConnection,
+            new HistogramPredictor(config, Ticker.SYSTEM, Mode.PREDICTIVE),
+            exchange);
+    reports = ReportPublisher.builder(consumerConnection).exchange(exchange).start();
+    closeables.add(reports);
+    closeables.add(router);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    Collections.reverse(closeables);
+    closeables.forEach(Rabbit::close);
+    for (String q : queues) {
+      Rabbit.deleteQueue(producerConnection, q);
+    }
+    Rabbit.deleteExchange(producerConnection, exchange);
+    Rabbit.close(consumerConnection);
+    Rabbit.close(producerConnection);
+    Rabbit.shutdown(consumerThreads);
+  }
+
+  private String priorityQueue(String name) throws Exception {
+    String q = Rabbit.unique(name);
+    queues.add(q);
+    try (Channel ch = producerConnection.createChannel()) {
+      PriorityQueues.declare(ch, q, router.levels());
+    }
+    return q;
+  }
+
+  private String plainQueue(String name) throws Exception {
+    String q = Rabbit.unique(name);
+    queues.add(q);
+    try (Channel ch = producerConnection.createChannel()) {
+      ch.queueDeclare(q, false, false, true, null);
+    }
+    return q;
+  }
+
+  /** One completed message: its type, and publish-to-completion latency. */
+  record Done(String jobType, long latencyMillis) {}
+
+  private static AMQP.BasicProperties message(String jobType, long sentNanos) {
+    return new AMQP.BasicProperties.Builder()
+        .headers(Map.of("x-job-type", jobType, "x-test-sent-nanos", sentNanos))
+        .build();
+  }
+
+  /** Publishes {@code rounds} of (long, short) pairs, long first, through a channel. */
+  private void publishPairs(Channel channel, String queue, int rounds) throws Exception {
+    for (int i = 0; i < rounds; i++) {
+      channel.basicPublish("", queue, message(longType, System.nanoTime()), new byte[0]);
+      channel.basicPublish("", queue, message(shortType, System.nanoTime()), new byte[0]);
+    }
+  }
+
+  /** Starts wrapped consumers with prefetch 1 whose handlers sleep for their type's time. */
+  private List<Channel> consume(String queue, List<Done> done) throws Exception {
+    List<Channel> channels = new ArrayList<>();
+    for (int c = 0; c < CONSUMERS; c++) {
+      Channel ch =
+          PredictiveChannels.wrap(
+              consumerConnection.createChannel(),
+              ChannelOptions.builder(user).reports(reports).build());
+      ch.basicQos(1);
+      DeliverCallback handler =
+          (tag, delivery) -> {
+            Map<String, Object> h = delivery.getProperties().getHeaders();
+            String type = h.get("x-job-type").toString();
+            try {
+              Thread.sleep(handlerMillis.get(type));
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            long sent = ((Number) h.get("x-test-sent-nanos")).longValue();
+            done.add(new Done(type, (System.nanoTime() - sent) / 1_000_000));
+            ch.basicAck(delivery.getEnvelope().getDeliveryTag(), false);
+          };
+      ch.basicConsume(queue, false, handler, tag -> {});
+      channels.add(ch);
+      closeables.add(ch);
+    }
+    return channels;
+  }
+
+  private void learn() throws Exception {
+    String q = priorityQueue("learn");
+    List<Done> done = new CopyOnWriteArrayList<>();
+    consume(q, done);
+    Channel producer = PredictiveChannels.wrap(producerConnection.createChannel(), user, router);
+    closeables.add(producer);
+    publishPairs(producer, q, 8);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> isLearned(shortKey()) && isLearned(longKey()) || done.size() >= 16);
+    if (!(isLearned(shortKey()) && isLearned(longKey()))) {
+      publishPairs(producer, q, 8);
+    }
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> isLearned(shortKey()) && isLearned(longKey()));
+  }
+
+  private boolean isLearned(String key) {
+    return router.predictor().peek(key).isPredicted();
+  }
+
+  private String shortKey() {
+    return Keys.of(user, shortType);
+  }
+
+  private String longKey() {
+    return Keys.of(user, longType);
+  }
+
+  private static long medianMillis(List<Done> done, String type) {
+    long[] v =
+        done.stream()
+            .filter(d -> d.jobType().equals(type))
+            .mapToLong(Done::latencyMillis)
+            .sorted()
+            .toArray();
+    return v[v.length / 2];
+  }
+
+  @Test
+  void learnedPriorities_deliverShortJobsFirst_andCutTheirMedianLatencyAgainstFifo()
+      throws Exception {
+    learn();
+    Prediction s = router.predictor().peek(shortKey());
+    Prediction l = router.predictor().peek(longKey());
+    assertThat(s.level()).isLessThan(l.level());
+
+    // FIFO: the same messages, published raw into a plain queue.
+    String fifoQueue = plainQueue("fifo");
+    try (Channel raw = producerConnection.createChannel()) {
+      publishPairs(raw, fifoQueue, PER_TYPE);
+    }
+    List<Done> fifo = new CopyOnWriteArrayList<>();
+    consume(fifoQueue, fifo);
+    await().atMost(Duration.ofSeconds(20)).until(() -> fifo.size() == 2 * PER_TYPE);
+
+    // Harbinger: the same messages through the wrapper into the priority queue.
+    String prioQueue = priorityQueue("prio");
+    Channel producer = PredictiveChannels.wrap(producerConnection.createChannel(), user, router);
+    closeables.add(producer);
+    publishPairs(producer, prioQueue, PER_TYPE);
+    List<Done> harbinger = new CopyOnWriteArrayList<>();
+    consume(prioQueue, harbinger);
+    await().atMost(Duration.ofSeconds(20)).until(() -> harbinger.size() == 2 * PER_TYPE);
+
+    // Completion order: with two consumers the last short may finish after the first long began.
+    assertThat(harbinger.subList(0, PER_TYPE - 1))
+        .allSatisfy(d -> assertThat(d.jobType()).isEqualTo(shortType));
+    long fifoMedian = medianMillis(fifo, shortType);
+    long harbingerMedian = medianMillis(harbinger, shortType);
+    System.out.printf(
+        "short-job median latency: FIFO %d ms, Harbinger %d ms (levels %d vs %d)%n",
+        fifoMedian, harbingerMedian, s.level(), l.level());
+    assertThat(harbingerMedian).isLessThan(fifoMedian / 4);
+    assertThat(medianMillis(harbinger, longType)).isGreaterThan(harbingerMedian);
+  }
+
+  @Test
+  void keyLevel_followsACostChange() throws Exception {
+    learn();
+    int before = router.predictor().peek(shortKey()).level();
+    int longLevel = router.predictor().peek(longKey()).level();
+    assertThat(before).isLessThan(longLevel);
+
+    handlerMillis.put(shortType, 300L);
+    String q = priorityQueue("drift");
+    List<Done> done = new CopyOnWriteArrayList<>();
+    consume(q, done);
+    Channel producer = PredictiveChannels.wrap(producerConnection.createChannel(), user, router);
+    closeables.add(producer);
+    for (int i = 0; i < 12; i++) {
+      producer.basicPublish("", q, message(shortType, System.nanoTime()), new byte[0]);
+    }
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> router.predictor().peek(shortKey()).predictedLevel() >= longLevel);
+    assertThat(router.predictor().peek(shortKey()).predictedLevel()).isGreaterThan(before);
+  }
+}

@@ -1,0 +1,97 @@
+package io.harbinger.rabbit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.anyMap;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ShutdownSignalException;
+import java.io.IOException;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+
+class PriorityQueuesTest {
+
+  private final Channel channel = mock(Channel.class);
+
+  private static IOException refusal(String replyText) {
+    AMQP.Channel.Close close =
+        new AMQP.Channel.Close.Builder().replyCode(406).replyText(replyText).build();
+    return new IOException(new ShutdownSignalException(false, false, close, null));
+  }
+
+  @Test
+  void declare_setsMaxPriorityToLevelsMinusOne_andKeepsOtherArguments() throws Exception {
+    when(channel.queueDeclare(eq("jobs"), eq(true), eq(false), eq(false), anyMap()))
+        .thenReturn(new AMQP.Queue.DeclareOk.Builder().queue("jobs").build());
+
+    PriorityQueues.declare(channel, "jobs", 3, Map.of("x-message-ttl", 60_000));
+
+    @SuppressWarnings("unchecked")
+    ArgumentCaptor<Map<String, Object>> args = ArgumentCaptor.forClass(Map.class);
+    verify(channel).queueDeclare(eq("jobs"), eq(true), eq(false), eq(false), args.capture());
+    assertThat(args.getValue())
+        .containsEntry("x-max-priority", 2)
+        .containsEntry("x-message-ttl", 60_000);
+  }
+
+  @Test
+  void declare_badArguments_areRefusedBeforeAnyCall() {
+    assertThatThrownBy(() -> PriorityQueues.declare(channel, "q", 11))
+        .hasMessage("levels must be in [2, 10]: 11");
+    assertThatThrownBy(() -> PriorityQueues.declare(channel, "", 3))
+        .hasMessageContaining("queue must be a non-empty name");
+    assertThatThrownBy(
+            () -> PriorityQueues.declare(channel, "q", 3, Map.of("x-queue-type", "quorum")))
+        .hasMessageContaining("priority queues must be classic queues")
+        .hasMessageContaining("q.prio");
+    assertThatThrownBy(() -> PriorityQueues.declare(channel, "q", 3, Map.of("x-max-priority", 5)))
+        .hasMessageContaining("x-max-priority is set from levels");
+  }
+
+  @Test
+  void declare_quorumQueueRefusal_explainsTheFix() throws Exception {
+    when(channel.queueDeclare(any(), anyBoolean(), anyBoolean(), anyBoolean(), anyMap()))
+        .thenThrow(
+            refusal(
+                "PRECONDITION_FAILED - invalid arg 'x-max-priority' for queue 'orders' in vhost"
+                    + " '/' of queue type rabbit_quorum_queue"));
+
+    assertThatThrownBy(() -> PriorityQueues.declare(channel, "orders", 3))
+        .isInstanceOf(PriorityQueues.PriorityQueueException.class)
+        .hasMessageContaining("'orders' is a quorum queue")
+        .hasMessageContaining("Fix: declare a classic queue");
+  }
+
+  @Test
+  void declare_existingQueueWithoutPriorities_explainsTheMigration() throws Exception {
+    when(channel.queueDeclare(any(), anyBoolean(), anyBoolean(), anyBoolean(), anyMap()))
+        .thenThrow(
+            refusal(
+                "PRECONDITION_FAILED - inequivalent arg 'x-max-priority' for queue 'orders' in"
+                    + " vhost '/': received the value '2' of type 'signedint' but current is"
+                    + " none"));
+
+    assertThatThrownBy(() -> PriorityQueues.declare(channel, "orders", 3))
+        .isInstanceOf(PriorityQueues.PriorityQueueException.class)
+        .hasMessageContaining("already exists")
+        .hasMessageContaining("declare a new queue");
+  }
+
+  @Test
+  void declare_otherFailure_isRethrownUnchanged() throws Exception {
+    IOException other = new IOException("connection reset");
+    when(channel.queueDeclare(any(), anyBoolean(), anyBoolean(), anyBoolean(), anyMap()))
+        .thenThrow(other);
+
+    assertThatThrownBy(() -> PriorityQueues.declare(channel, "orders", 3)).isSameAs(other);
+  }
+}
