@@ -138,6 +138,16 @@ public final class Sidecar implements AutoCloseable {
     return predictor;
   }
 
+  /**
+   * Returns what the sidecar knows about one key.
+   *
+   * @param key the key
+   * @return its statistics, or empty when it is not tracked
+   */
+  public Optional<io.harbinger.predictor.KeyStats> keyStats(String key) {
+    return predictor.keyStats(key);
+  }
+
   RouteTable routes() {
     return routes;
   }
