@@ -39,6 +39,8 @@ public final class Sidecar implements AutoCloseable {
   private final SidecarMetrics metrics;
   private final SidecarServer server;
   private final int metricsPort;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private Sidecar(SidecarConfig config, ServerBuilder<?> grpc, boolean consumeReports)
       throws IOException, TimeoutException {
@@ -166,17 +168,22 @@ public final class Sidecar implements AutoCloseable {
 
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     LOG.info("sidecar {} shutting down", config.replicaId());
     reports.close();
+    try {
+      // Route streams never end by themselves: end them first so that the server can drain the
+      // other calls.
+      routeThread.submit(routes::closeWatchers).get(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.debug("closing watchers: {}", e.toString());
+    }
     try {
       server.shutdown();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-    try {
-      routeThread.submit(routes::closeWatchers).get(5, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      LOG.debug("closing watchers: {}", e.toString());
     }
     routeThread.shutdownNow();
     snapshotThread.shutdownNow();

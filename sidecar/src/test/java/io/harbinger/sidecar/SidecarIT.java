@@ -1,0 +1,149 @@
+package io.harbinger.sidecar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.harbinger.predictor.KeyStats;
+import io.harbinger.predictor.Keys;
+import io.harbinger.proto.v1.ReportBatch;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The sidecar against the real RabbitMQ: report consumption, garbage, restarts and replicas. */
+class SidecarIT {
+
+  @TempDir Path dir;
+
+  private final ConnectionFactory factory = TestRabbit.factory();
+  private final String exchange = TestRabbit.unique("reports");
+  private final List<Sidecar> sidecars = new ArrayList<>();
+  private final List<String> queues = new ArrayList<>();
+
+  @AfterEach
+  void tearDown() {
+    sidecars.forEach(Sidecar::close);
+    TestRabbit.cleanUp(factory, exchange, queues.toArray(String[]::new));
+  }
+
+  private Sidecar start(String replica) throws Exception {
+    Path snapshots = dir.resolve(replica);
+    java.nio.file.Files.createDirectories(snapshots);
+    SidecarConfig config =
+        SidecarTestSupport.config(
+            snapshots,
+            "replica-id",
+            replica,
+            "rabbitmq.uri",
+            TestRabbit.bareUri(factory),
+            "rabbitmq.username",
+            factory.getUsername(),
+            "rabbitmq.reports-exchange",
+            exchange);
+    queues.add(config.reportQueue());
+    Sidecar s =
+        Sidecar.start(
+            config, InProcessServerBuilder.forName(InProcessServerBuilder.generateName()), true);
+    sidecars.add(s);
+    return s;
+  }
+
+  private void publish(byte[]... bodies) throws Exception {
+    try (Connection c = factory.newConnection();
+        Channel ch = c.createChannel()) {
+      ch.exchangeDeclare(exchange, "fanout", true);
+      for (byte[] body : bodies) {
+        ch.basicPublish(exchange, "", new AMQP.BasicProperties(), body);
+      }
+    }
+  }
+
+  @Test
+  void twoReplicas_eachReceiveEveryReportAndConvergeToTheSameLevels() throws Exception {
+    Sidecar a = start("replica-a");
+    Sidecar b = start("replica-b");
+    Random random = new Random(11);
+    List<byte[]> batches = new ArrayList<>();
+    for (int batch = 0; batch < 20; batch++) {
+      ReportBatch.Builder rb = ReportBatch.newBuilder().setReporterId("it").setSequence(batch);
+      for (int i = 0; i < 30; i++) {
+        rb.addReports(
+            SidecarTestSupport.ack(
+                "shop", "fast", (long) (2e6 * (0.9 + 0.2 * random.nextDouble()))));
+        rb.addReports(
+            SidecarTestSupport.ack(
+                "shop", "mid", (long) (40e6 * (0.9 + 0.2 * random.nextDouble()))));
+        rb.addReports(
+            SidecarTestSupport.ack(
+                "shop", "slow", (long) (2e9 * (0.9 + 0.2 * random.nextDouble()))));
+      }
+      batches.add(rb.build().toByteArray());
+    }
+    publish(batches.toArray(byte[][]::new));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                a.predictor().stats().accepted() == 1800
+                    && b.predictor().stats().accepted() == 1800);
+    for (String job : List.of("fast", "mid", "slow")) {
+      String key = Keys.of("shop", job);
+      assertThat(a.predictor().peek(key)).isEqualTo(b.predictor().peek(key));
+    }
+    assertThat(a.predictor().boundaries()).isEqualTo(b.predictor().boundaries());
+    assertThat(a.predictor().peek(Keys.of("shop", "fast")).level()).isZero();
+    assertThat(a.predictor().peek(Keys.of("shop", "slow")).level()).isEqualTo(2);
+  }
+
+  @Test
+  void reportsPublishedWhileTheSidecarIsDown_areLearnedWhenItComesBack() throws Exception {
+    Sidecar first = start("replica-r");
+    publish(SidecarTestSupport.threeTypes(10));
+    await().atMost(Duration.ofSeconds(10)).until(() -> first.predictor().stats().accepted() == 30);
+    first.close();
+    sidecars.remove(first);
+    publish(SidecarTestSupport.threeTypes(30)); // nobody consumes: the durable queue keeps them
+    Sidecar second = start("replica-r");
+    assertThat(second.snapshots().restoreStatus()).isEqualTo("restored");
+    await().atMost(Duration.ofSeconds(10)).until(() -> second.predictor().stats().keys() == 3);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                second.predictor().keyStats().stream().mapToLong(KeyStats::observations).sum()
+                    == 120);
+  }
+
+  @Test
+  void garbageOnTheReportsExchange_isCountedAndIgnored() throws Exception {
+    Sidecar s = start("replica-g");
+    ReportBatch absurd =
+        ReportBatch.newBuilder()
+            .addReports(SidecarTestSupport.ack("shop", "absurd", Long.MAX_VALUE))
+            .addReports(SidecarTestSupport.ack("x".repeat(400), "oversized", 5_000_000))
+            .addReports(SidecarTestSupport.ack("shop", "fine", 5_000_000))
+            .build();
+    publish(
+        new byte[] {(byte) 0xff, 0x01, 0x02},
+        "not protobuf at all".getBytes(),
+        absurd.toByteArray());
+    await().atMost(Duration.ofSeconds(10)).until(() -> s.reports().stats().learned() == 1);
+    var stats = s.reports().stats();
+    assertThat(stats.malformedBatches()).isEqualTo(2);
+    assertThat(stats.rejectedDurations()).isEqualTo(1);
+    assertThat(stats.rejectedKeys()).isEqualTo(1);
+    assertThat(s.predictor().keyStats())
+        .extracting(KeyStats::key)
+        .containsExactly(Keys.of("shop", "fine"));
+  }
+}
