@@ -27,16 +27,19 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Measures the sidecar's report ingestion rate from RabbitMQ and its route-change propagation latency.
+ * Measures the sidecar's report ingestion rate from RabbitMQ and its route-change propagation
+ * latency.
  *
- * <p>Ingestion: publishes {@code batches} batches of 256 reports (over 64 keys) into the sidecar's own durable queue
- * while it is not consuming, then starts the sidecar and times from its start until every report is learned: reports per second
- * from RabbitMQ into the predictor, decoding and validation included. Propagation: 50 times, publishes 20 reports of a new
- * key to the reports exchange and times until a {@code WatchRoutes} stream receives the key as predicted: the whole
+ * <p>Ingestion: publishes {@code batches} batches of 256 reports (over 64 keys) into the sidecar's
+ * own durable queue while it is not consuming, then starts the sidecar and times from its start
+ * until every report is learned: reports per second from RabbitMQ into the predictor, decoding and
+ * validation included. Propagation: 50 times, publishes 20 reports of a new key to the reports
+ * exchange and times until a {@code WatchRoutes} stream receives the key as predicted: the whole
  * path from a consumer's report to a producer's table.
  *
- * <p>Run: {@code ./harbinger build && java -cp "sidecar/target/classes:$(cat sidecar/target/classpath.txt)"
- * io.harbinger.sidecar.IngestionBenchmark [batches]}. Needs RabbitMQ (RABBITMQ_URI, loopback by default).
+ * <p>Run: {@code ./harbinger build && java -cp "sidecar/target/classes:$(cat
+ * sidecar/target/classpath.txt)" io.harbinger.sidecar.IngestionBenchmark [batches]}. Needs RabbitMQ
+ * (RABBITMQ_URI, loopback by default).
  */
 public final class IngestionBenchmark {
 
@@ -51,20 +54,23 @@ public final class IngestionBenchmark {
   public static void main(String[] args) throws Exception {
     int batches = args.length > 0 ? Integer.parseInt(args[0]) : 800;
     ConnectionFactory factory = new ConnectionFactory();
-    factory.setUri(System.getenv().getOrDefault("RABBITMQ_URI", "amqp://guest:guest@127.0.0.1:5672/%2F"));
+    factory.setUri(
+        System.getenv().getOrDefault("RABBITMQ_URI", "amqp://guest:guest@127.0.0.1:5672/%2F"));
     String run = Long.toString(System.nanoTime(), 36);
     String exchange = "harbinger.bench." + run;
     Path dir = Files.createTempDirectory("harbinger-bench");
     Properties p = new Properties();
     p.setProperty("harbinger.replica-id", "bench-" + run);
-    p.setProperty("harbinger.rabbitmq.uri", "amqp://" + factory.getHost() + ":" + factory.getPort() + "/%2F");
+    p.setProperty(
+        "harbinger.rabbitmq.uri", "amqp://" + factory.getHost() + ":" + factory.getPort() + "/%2F");
     p.setProperty("harbinger.rabbitmq.username", factory.getUsername());
     p.setProperty("harbinger.rabbitmq.reports-exchange", exchange);
     p.setProperty("harbinger.grpc.port", "0");
     p.setProperty("harbinger.metrics.port", "-1");
     p.setProperty("harbinger.snapshot.path", dir.resolve("bench.snap").toString());
     SidecarConfig config =
-        new ConfigLoader(Map.of("HARBINGER_RABBITMQ_PASSWORD", factory.getPassword()), p).load(Optional.empty());
+        new ConfigLoader(Map.of("HARBINGER_RABBITMQ_PASSWORD", factory.getPassword()), p)
+            .load(Optional.empty());
 
     try (Connection connection = factory.newConnection("harbinger-bench");
         Channel channel = connection.createChannel()) {
@@ -76,7 +82,8 @@ public final class IngestionBenchmark {
         ReportBatch.Builder batch = ReportBatch.newBuilder().setReporterId("bench").setSequence(b);
         for (int i = 0; i < 256; i++) {
           int key = random.nextInt(64);
-          batch.addReports(report("job" + key, (long) (1e6 * (1 + key) * (0.9 + 0.2 * random.nextDouble()))));
+          batch.addReports(
+              report("job" + key, (long) (1e6 * (1 + key) * (0.9 + 0.2 * random.nextDouble()))));
         }
         channel.basicPublish(exchange, "", new AMQP.BasicProperties(), batch.build().toByteArray());
       }
@@ -87,7 +94,8 @@ public final class IngestionBenchmark {
         long before = sidecar.predictor().stats().accepted();
         while (sidecar.predictor().stats().accepted() < expected) {
           if (System.nanoTime() - start > 120e9) {
-            throw new IllegalStateException("ingestion timed out at " + sidecar.predictor().stats().accepted());
+            throw new IllegalStateException(
+                "ingestion timed out at " + sidecar.predictor().stats().accepted());
           }
           Thread.sleep(5);
         }
@@ -130,7 +138,8 @@ public final class IngestionBenchmark {
     double[] millis = new double[rounds];
     SplittableRandom random = new SplittableRandom(3);
     for (int r = 0; r < rounds; r++) {
-      Thread.sleep(random.nextInt(60)); // so that rounds do not fall into step with the publish interval
+      Thread.sleep(
+          random.nextInt(60)); // so that rounds do not fall into step with the publish interval
       String job = "fresh" + r;
       ReportBatch.Builder batch = ReportBatch.newBuilder().setReporterId("bench");
       for (int i = 0; i < 20; i++) {
