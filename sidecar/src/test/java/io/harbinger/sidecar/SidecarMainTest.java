@@ -1,0 +1,72 @@
+package io.harbinger.sidecar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class SidecarMainTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void main_invalidConfiguration_listsEveryProblemAndExitsWithTwo() throws Exception {
+    Path file = dir.resolve("harbinger.yaml");
+    Files.writeString(file, "grpc:\n  port: -5\nunknown: 1\n");
+    PrintStream original = System.err;
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      int code = new CommandLine(new SidecarMain()).execute("--config", file.toString());
+      assertThat(code).isEqualTo(2);
+    } finally {
+      System.setErr(original);
+    }
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("2 problems")
+        .contains("grpc.port must be in [0, 65535]: -5")
+        .contains("unknown key unknown");
+  }
+
+  @Test
+  void main_unknownOption_exitsWithTwo() {
+    CommandLine cli = new CommandLine(new SidecarMain());
+    cli.setErr(new java.io.PrintWriter(new ByteArrayOutputStream()));
+    assertThat(cli.execute("--confg", "x")).isEqualTo(2);
+  }
+
+  @Test
+  void metricsEndpoint_servesPrometheusText() throws Exception {
+    SidecarConfig config = SidecarTestSupport.config(dir, "metrics.port", "0");
+    try (Sidecar sidecar =
+        Sidecar.start(
+            config, InProcessServerBuilder.forName(InProcessServerBuilder.generateName()), false)) {
+      sidecar.reports().ingest(SidecarTestSupport.threeTypes(40));
+      HttpResponse<String> response =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + sidecar.metricsPort() + "/metrics"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(response.headers().firstValue("Content-Type"))
+          .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+      assertThat(response.body())
+          .contains("# HELP harbinger_keys_tracked")
+          .contains("harbinger_keys_tracked 3.0")
+          .contains("harbinger_reports_learned_total 120.0");
+    }
+  }
+}
