@@ -41,6 +41,9 @@ public class PublishOverheadBenchmark {
 
   private Channel raw;
   private Channel wrapped;
+  private Channel wrappedFixed;
+  private HistogramPredictor predictor;
+  private String key;
   private AMQP.BasicProperties props;
   private byte[] body;
 
@@ -65,7 +68,7 @@ public class PublishOverheadBenchmark {
                   }
                   return null;
                 });
-    HistogramPredictor predictor =
+    predictor =
         new HistogramPredictor(
             PredictorConfig.defaults(), Ticker.SYSTEM, io.harbinger.predictor.Mode.PREDICTIVE);
     for (int i = 0; i < 300; i++) {
@@ -75,6 +78,31 @@ public class PublishOverheadBenchmark {
     }
     wrapped =
         PredictiveChannels.wrap(raw, ChannelOptions.builder("shop").router(predictor).build());
+    io.harbinger.predictor.Prediction fixed =
+        new io.harbinger.predictor.Prediction(
+            0,
+            0,
+            io.harbinger.predictor.Outcome.PREDICTED,
+            2e6,
+            io.harbinger.predictor.Mode.PREDICTIVE);
+    wrappedFixed =
+        PredictiveChannels.wrap(
+            raw,
+            ChannelOptions.builder("shop")
+                .router(
+                    new io.harbinger.predictor.Router() {
+                      @Override
+                      public io.harbinger.predictor.Prediction route(String k) {
+                        return fixed;
+                      }
+
+                      @Override
+                      public int levels() {
+                        return 3;
+                      }
+                    })
+                .build());
+    key = Keys.of("shop", "reserve");
     props =
         new AMQP.BasicProperties.Builder()
             .contentType("application/json")
@@ -94,5 +122,17 @@ public class PublishOverheadBenchmark {
   @Benchmark
   public void wrapped() throws IOException {
     wrapped.basicPublish("", "jobs", props, body);
+  }
+
+  /** The predictor lookup alone, for reference. */
+  @Benchmark
+  public Object routeOnly() {
+    return predictor.route(key);
+  }
+
+  /** The publish through the wrapper with a router that answers a constant. */
+  @Benchmark
+  public void wrappedFixedRouter() throws IOException {
+    wrappedFixed.basicPublish("", "jobs", props, body);
   }
 }
