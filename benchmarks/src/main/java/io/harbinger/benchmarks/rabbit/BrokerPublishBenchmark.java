@@ -21,6 +21,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -33,8 +34,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Both arms publish 256-byte messages on their own channel of one connection into the same
  * classic priority queue, capped at 10,000 messages (oldest dropped) so that a long run does not
- * fill the broker. The broker is found from {@code RABBITMQ_URI} (default the loopback guest
- * account). Run with {@code java -jar benchmarks/target/benchmarks.jar BrokerPublishBenchmark}.
+ * fill the broker; with {@code target=unroutable} they go to no queue, which takes the queue's flow
+ * control (and much of the broker's noise) out of the comparison. The broker is found from {@code
+ * RABBITMQ_URI} (default the loopback guest account). Run with {@code java -jar
+ * benchmarks/target/benchmarks.jar BrokerPublishBenchmark}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -48,7 +51,17 @@ public class BrokerPublishBenchmark {
   private Channel raw;
   private Channel wrapped;
   private String queue;
+  private String routingKey;
+
+  /**
+   * Where messages go: {@code queue} into the capped priority queue, {@code unroutable} to a name
+   * no queue has, so the broker parses and drops each message without queue flow control.
+   */
+  @Param({"queue", "unroutable"})
+  public String target;
+
   private AMQP.BasicProperties props;
+  private AMQP.BasicProperties stampedProps;
   private byte[] body;
 
   /** Connects, declares the queue and wraps a channel around a trained predictor. */
@@ -63,6 +76,7 @@ public class BrokerPublishBenchmark {
       PriorityQueues.declare(
           ch, queue, 3, Map.of("x-max-length", 10_000, "x-overflow", "drop-head"));
     }
+    routingKey = target.equals("queue") ? queue : queue + ".nobody";
     String user = factory.getUsername();
     HistogramPredictor predictor =
         new HistogramPredictor(
@@ -81,6 +95,22 @@ public class BrokerPublishBenchmark {
             .headers(Map.of("x-job-type", "reserve"))
             .build();
     body = new byte[256];
+    stampedProps =
+        props
+            .builder()
+            .priority(2)
+            .userId(user)
+            .headers(
+                Map.of(
+                    "x-job-type",
+                    "reserve",
+                    "x-harbinger-published-at",
+                    1_700_000_000_000_000L,
+                    "x-harbinger-level",
+                    0,
+                    "x-harbinger-mode",
+                    "predictive"))
+            .build();
   }
 
   /** Deletes the queue and closes the connection. */
@@ -95,12 +125,21 @@ public class BrokerPublishBenchmark {
   /** Publishes through the application's own channel. */
   @Benchmark
   public void raw() throws Exception {
-    raw.basicPublish("", queue, props, body);
+    raw.basicPublish("", routingKey, props, body);
+  }
+
+  /**
+   * Publishes through the application's own channel with the properties the wrapper would send:
+   * separates the cost of the larger message on the broker from the wrapper's own CPU.
+   */
+  @Benchmark
+  public void rawStamped() throws Exception {
+    raw.basicPublish("", routingKey, stampedProps, body);
   }
 
   /** Publishes through the wrapped channel. */
   @Benchmark
   public void wrapped() throws Exception {
-    wrapped.basicPublish("", queue, props, body);
+    wrapped.basicPublish("", routingKey, props, body);
   }
 }
