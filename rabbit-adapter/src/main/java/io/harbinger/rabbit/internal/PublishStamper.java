@@ -8,10 +8,8 @@ import io.harbinger.predictor.Router;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.ChannelOptions;
-import io.harbinger.rabbit.HarbingerHeaders;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -21,11 +19,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Implementation notes. The key of a job type is cached (the connection's user is fixed per
  * wrapped channel, so a key depends on the job type alone) up to {@value #MAX_CACHED_KEYS} job
  * types, after which keys are built per publish. Priorities and level values are boxed once. A
- * publish allocates one headers map and one properties object (copy on write: the caller's
- * properties and headers are never modified), reads the clock once and makes one router lookup,
- * which is a local call by the {@link Router} contract; a router that throws or answers a level out
- * of range gives the default level and a counter (DESIGN.md, "the wrapper never blocks, drops or
- * delays a publish because of Harbinger").
+ * publish allocates one properties object, whose constructor copies the caller's headers plus the
+ * three stamped ones from a {@link StampedHeaders} view (copy on write: the caller's properties and
+ * headers are never modified), reads the clock once and makes one router lookup, which is a local
+ * call by the {@link Router} contract; a router that throws or answers a level out of range gives
+ * the default level and a counter (DESIGN.md, "the wrapper never blocks, drops or delays a publish
+ * because of Harbinger").
  *
  * <p>Thread-safe and lock-free: the key cache is a concurrent map read without locking.
  */
@@ -98,24 +97,45 @@ final class PublishStamper {
       }
     }
     Map<String, Object> headers =
-        new HashMap<>(capacity(callerHeaders == null ? 3 : callerHeaders.size() + 3));
-    if (callerHeaders != null) {
-      headers.putAll(callerHeaders);
+        new StampedHeaders(callerHeaders, epochMicros(clock), levelValues[level], mode);
+    if (props == null) {
+      stats.increment(Counter.PUBLISHED);
+      return new AMQP.BasicProperties(
+          null,
+          null,
+          headers,
+          null,
+          shadowNow ? null : priorities[level],
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          user,
+          null,
+          null);
     }
-    headers.put(HarbingerHeaders.PUBLISHED_AT, epochMicros(clock));
-    headers.put(HarbingerHeaders.LEVEL, levelValues[level]);
-    headers.put(HarbingerHeaders.MODE, mode);
-    AMQP.BasicProperties.Builder builder =
-        props == null ? new AMQP.BasicProperties.Builder() : props.builder();
-    if (props != null && props.getUserId() != null && !user.equals(props.getUserId())) {
+    if (props.getUserId() != null && !user.equals(props.getUserId())) {
       stats.increment(Counter.USER_ID_REPLACED);
     }
-    builder.headers(headers).userId(user);
-    if (!shadowNow) {
-      builder.priority(priorities[level]);
-    }
     stats.increment(Counter.PUBLISHED);
-    return builder.build();
+    // The constructor copies the headers view into a map of its own.
+    return new AMQP.BasicProperties(
+        props.getContentType(),
+        props.getContentEncoding(),
+        headers,
+        props.getDeliveryMode(),
+        shadowNow ? props.getPriority() : priorities[level],
+        props.getCorrelationId(),
+        props.getReplyTo(),
+        props.getExpiration(),
+        props.getMessageId(),
+        props.getTimestamp(),
+        props.getType(),
+        user,
+        props.getAppId(),
+        props.getClusterId());
   }
 
   /** Returns the key of a job-type header value, from the cache when possible. */
@@ -155,9 +175,5 @@ final class PublishStamper {
   static long epochMicros(Clock clock) {
     Instant now = clock.instant();
     return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-  }
-
-  private static int capacity(int entries) {
-    return (int) (entries / 0.75f) + 1;
   }
 }

@@ -1,0 +1,145 @@
+package io.harbinger.benchmarks.rabbit;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.Ticker;
+import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.PredictiveChannels;
+import io.harbinger.rabbit.PriorityQueues;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Publish throughput to the real broker, through the raw channel and through the wrapper, in one
+ * run: the ratio {@code wrapped / raw} is the wrapper's throughput cost.
+ *
+ * <p>Both arms publish 256-byte messages on their own channel of one connection into the same
+ * classic priority queue, capped at 10,000 messages (oldest dropped) so that a long run does not
+ * fill the broker; with {@code target=unroutable} they go to no queue, which takes the queue's flow
+ * control (and much of the broker's noise) out of the comparison. The broker is found from {@code
+ * RABBITMQ_URI} (default the loopback guest account). Run with {@code java -jar
+ * benchmarks/target/benchmarks.jar BrokerPublishBenchmark}.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+@State(Scope.Benchmark)
+public class BrokerPublishBenchmark {
+
+  private Connection connection;
+  private Channel raw;
+  private Channel wrapped;
+  private String queue;
+  private String routingKey;
+
+  /**
+   * Where messages go: {@code queue} into the capped priority queue, {@code unroutable} to a name
+   * no queue has, so the broker parses and drops each message without queue flow control.
+   */
+  @Param({"queue", "unroutable"})
+  public String target;
+
+  private AMQP.BasicProperties props;
+  private AMQP.BasicProperties stampedProps;
+  private byte[] body;
+
+  /** Connects, declares the queue and wraps a channel around a trained predictor. */
+  @Setup(Level.Trial)
+  public void setUp() throws Exception {
+    ConnectionFactory factory = new ConnectionFactory();
+    factory.setUri(
+        System.getenv().getOrDefault("RABBITMQ_URI", "amqp://guest:guest@127.0.0.1:5672/%2F"));
+    connection = factory.newConnection("harbinger-bench-publish");
+    queue = "harbinger.bench.publish." + UUID.randomUUID().toString().substring(0, 8);
+    try (Channel ch = connection.createChannel()) {
+      PriorityQueues.declare(
+          ch, queue, 3, Map.of("x-max-length", 10_000, "x-overflow", "drop-head"));
+    }
+    routingKey = target.equals("queue") ? queue : queue + ".nobody";
+    String user = factory.getUsername();
+    HistogramPredictor predictor =
+        new HistogramPredictor(
+            PredictorConfig.defaults(), Ticker.SYSTEM, io.harbinger.predictor.Mode.PREDICTIVE);
+    for (int i = 0; i < 300; i++) {
+      predictor.observe(Keys.of(user, "reserve"), 2_000_000 + i);
+      predictor.observe(Keys.of(user, "export"), 2_000_000_000L + i);
+    }
+    raw = connection.createChannel();
+    wrapped =
+        PredictiveChannels.wrap(
+            connection.createChannel(), ChannelOptions.builder(user).router(predictor).build());
+    props =
+        new AMQP.BasicProperties.Builder()
+            .contentType("application/json")
+            .headers(Map.of("x-job-type", "reserve"))
+            .build();
+    body = new byte[256];
+    stampedProps =
+        props
+            .builder()
+            .priority(2)
+            .userId(user)
+            .headers(
+                Map.of(
+                    "x-job-type",
+                    "reserve",
+                    "x-harbinger-published-at",
+                    1_700_000_000_000_000L,
+                    "x-harbinger-level",
+                    0,
+                    "x-harbinger-mode",
+                    "predictive"))
+            .build();
+  }
+
+  /** Deletes the queue and closes the connection. */
+  @TearDown(Level.Trial)
+  public void tearDown() throws Exception {
+    try (Channel ch = connection.createChannel()) {
+      ch.queueDelete(queue);
+    }
+    connection.close();
+  }
+
+  /** Publishes through the application's own channel. */
+  @Benchmark
+  public void raw() throws Exception {
+    raw.basicPublish("", routingKey, props, body);
+  }
+
+  /**
+   * Publishes through the application's own channel with the properties the wrapper would send:
+   * separates the cost of the larger message on the broker from the wrapper's own CPU.
+   */
+  @Benchmark
+  public void rawStamped() throws Exception {
+    raw.basicPublish("", routingKey, stampedProps, body);
+  }
+
+  /** Publishes through the wrapped channel. */
+  @Benchmark
+  public void wrapped() throws Exception {
+    wrapped.basicPublish("", routingKey, props, body);
+  }
+}

@@ -1,0 +1,69 @@
+package io.harbinger.rabbit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.proto.v1.DurationReport;
+import io.harbinger.proto.v1.Outcome;
+import io.harbinger.proto.v1.ReportBatch;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Garbage on the reports exchange is counted and ignored; the router keeps routing. */
+class GarbageReportsIT {
+
+  @Test
+  void garbageReports_areCountedAndIgnored_validOnesStillLearned() throws Exception {
+    ConnectionFactory factory = Rabbit.factory();
+    String exchange = Rabbit.unique("reports");
+    Connection connection = factory.newConnection("harbinger-it-garbage");
+    EmbeddedRouter router = null;
+    try {
+      HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+      router = EmbeddedRouter.start(connection, predictor, exchange);
+      DurationReport.Builder valid =
+          DurationReport.newBuilder()
+              .setProducer("shop")
+              .setJobType("good")
+              .setOutcome(Outcome.OUTCOME_ACK)
+              .setHandlerNanos(2_000_000);
+      ReportBatch mixed =
+          ReportBatch.newBuilder()
+              .addReports(valid)
+              .addReports(valid.clone().setJobType("absurd").setHandlerNanos(-1))
+              .addReports(valid.clone().setJobType("absurd").setHandlerNanos(Long.MAX_VALUE))
+              .addReports(valid.clone().setProducer("p".repeat(10_000)))
+              .addReports(valid.clone().setOutcome(Outcome.OUTCOME_UNSPECIFIED))
+              .build();
+      try (Channel ch = connection.createChannel()) {
+        ch.basicPublish(exchange, "", null, new byte[] {(byte) 0xFF, 0x00, 0x13, 0x37});
+        ch.basicPublish(exchange, "", null, "{\"json\": true}".getBytes());
+        ch.basicPublish(exchange, "", null, new byte[ReportIngestor.MAX_BATCH_BYTES + 10]);
+        ch.basicPublish(exchange, "", null, mixed.toByteArray());
+      }
+      EmbeddedRouter r = router;
+
+      await().atMost(Duration.ofSeconds(10)).until(() -> r.ingestStats().batches() == 1);
+      ReportIngestor.Stats s = r.ingestStats();
+      assertThat(s.malformedBatches()).isEqualTo(2);
+      assertThat(s.oversizedBatches()).isEqualTo(1);
+      assertThat(s.learned()).isEqualTo(1);
+      assertThat(s.rejectedDurations()).isEqualTo(2);
+      assertThat(s.rejectedKeys()).isEqualTo(1);
+      assertThat(s.rejectedOutcomes()).isEqualTo(1);
+      assertThat(predictor.keyStats(Keys.of("shop", "good"))).isPresent();
+      assertThat(predictor.keyStats(Keys.of("shop", "absurd"))).isEmpty();
+      assertThat(router.route(Keys.of("shop", "good")).level()).isEqualTo(1);
+    } finally {
+      Rabbit.close(router);
+      Rabbit.deleteExchange(connection, exchange);
+      Rabbit.close(connection);
+    }
+  }
+}
