@@ -44,6 +44,11 @@ final class ReadTally {
     skipped.computeIfAbsent(reason, r -> new Counter()).add(line);
   }
 
+  long skippedFor(String reason) {
+    Counter c = skipped.get(reason);
+    return c == null ? 0 : c.count;
+  }
+
   void keep(String reason, long line) {
     kept.computeIfAbsent(reason, r -> new Counter()).add(line);
   }

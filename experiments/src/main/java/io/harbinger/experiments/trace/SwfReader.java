@@ -23,6 +23,7 @@ import java.util.Set;
 final class SwfReader implements TraceReader {
 
   private static final int FIELDS = 18;
+  private static final String NO_EXECUTABLE = "executable unknown (-1)";
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
   private final TraceSpec spec;
@@ -96,7 +97,7 @@ final class SwfReader implements TraceReader {
           switch (keyBy) {
             case "executable" -> {
               if (exe < 0) {
-                tally.skip("executable unknown (-1)", number);
+                tally.skip(NO_EXECUTABLE, number);
                 return;
               }
               key = "exe=" + exe;
@@ -146,7 +147,7 @@ final class SwfReader implements TraceReader {
             ? "only completed jobs (status 1) are used"
             : "jobs of every status are used; those not completed are counted under kept");
     tally.requireUsable(
-        keyBy.equals("executable")
+        tally.skippedFor(NO_EXECUTABLE) > 0
             ? "a log without executable ids (-1) can be keyed with ?key=user-queue"
             : null);
     return builder.build(tally.report());

@@ -76,6 +76,7 @@ public final class TraceBuilder {
    * @return this builder
    */
   public TraceBuilder add(long arrivalNanos, long durationNanos, String key, long sizeHint) {
+    requireDuration(durationNanos);
     return add(arrivalNanos, durationNanos, intern(key), sizeHint);
   }
 
@@ -89,9 +90,7 @@ public final class TraceBuilder {
    * @return this builder
    */
   public TraceBuilder add(long arrivalNanos, long durationNanos, int keyId, long sizeHint) {
-    if (durationNanos < 0) {
-      throw new IllegalArgumentException("durationNanos must be at least 0: " + durationNanos);
-    }
+    requireDuration(durationNanos);
     if (keyId < 0 || keyId >= keyIds.size()) {
       throw new IllegalArgumentException("keyId must be in [0, " + keyIds.size() + "): " + keyId);
     }
@@ -119,6 +118,12 @@ public final class TraceBuilder {
     }
     count++;
     return this;
+  }
+
+  private static void requireDuration(long durationNanos) {
+    if (durationNanos < 0) {
+      throw new IllegalArgumentException("durationNanos must be at least 0: " + durationNanos);
+    }
   }
 
   /**
