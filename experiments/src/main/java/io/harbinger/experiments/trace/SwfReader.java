@@ -34,11 +34,12 @@ final class SwfReader implements TraceReader {
 
   @Override
   public Trace read() throws TraceException {
-    spec.requireOnly(Set.of("key", "status", "maxprocs"));
+    spec.requireOnly(Set.of("key", "status", "maxprocs", "zero"));
     String keyBy =
         spec.choiceOption("key", "executable", Set.of("executable", "user-queue", "user"));
     boolean completedOnly =
         spec.choiceOption("status", "all", Set.of("all", "completed")).equals("completed");
+    boolean skipZero = spec.choiceOption("zero", "keep", Set.of("keep", "skip")).equals("skip");
     long maxProcs = spec.longOption("maxprocs", Long.MAX_VALUE, 1, Long.MAX_VALUE);
     ReadTally tally = new ReadTally(spec.path().toString());
     TraceBuilder builder = new TraceBuilder(spec.text(), NANOS_PER_SECOND);
@@ -87,6 +88,10 @@ final class SwfReader implements TraceReader {
           }
           if (run < 0) {
             tally.skip("run time unknown (negative)", number);
+            return;
+          }
+          if (run == 0 && skipZero) {
+            tally.skip("run time 0 (zero=skip)", number);
             return;
           }
           if (procs > maxProcs) {
@@ -142,6 +147,9 @@ final class SwfReader implements TraceReader {
         unixStart[0] == Long.MIN_VALUE
             ? "arrival = submit time (field 2); no UnixStartTime in the header"
             : "arrival = submit time (field 2), seconds after UnixStartTime " + unixStart[0]);
+    if (skipZero) {
+      tally.note("jobs with run time 0 are skipped (zero=skip)");
+    }
     tally.note(
         completedOnly
             ? "only completed jobs (status 1) are used"

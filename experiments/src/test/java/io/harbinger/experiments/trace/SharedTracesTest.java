@@ -36,6 +36,14 @@ class SharedTracesTest {
   }
 
   @Test
+  void lpcEgee_withoutZeroRunTimes_matchesTheSeedPapersConversion() throws TraceException {
+    Trace t = read("swf", "LPC-EGEE-2004-1.2-cln.swf.gz", "key=user-queue,zero=skip");
+
+    assertThat(t.size()).isEqualTo(214_322);
+    assertThat(t.keyCount()).isEqualTo(219);
+  }
+
+  @Test
   void lpcEgee_byExecutable_failsBecauseTheLogHasNone() {
     Path p = DIR.resolve("LPC-EGEE-2004-1.2-cln.swf.gz");
     assumeTrue(Files.isReadable(p));

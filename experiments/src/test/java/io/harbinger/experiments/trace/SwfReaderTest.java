@@ -74,6 +74,14 @@ class SwfReaderTest {
   }
 
   @Test
+  void read_zeroSkip_dropsJobsWithZeroRunTime() throws IOException {
+    Trace t = Fixtures.read("swf", Fixtures.resource("small.swf"), "zero=skip");
+
+    assertThat(t.size()).isEqualTo(4);
+    assertThat(t.report().skipped().get(0).firstLines()).containsExactly(8L);
+  }
+
+  @Test
   void read_malformedRows_areSkippedWithReasonsAndLineNumbers() throws IOException {
     Trace t = Fixtures.read("swf", Fixtures.resource("malformed.swf"));
 
