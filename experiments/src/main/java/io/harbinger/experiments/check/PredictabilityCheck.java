@@ -1,7 +1,9 @@
 package io.harbinger.experiments.check;
 
 import io.harbinger.experiments.trace.Trace;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -272,7 +274,7 @@ public final class PredictabilityCheck {
         String.format(
             Locale.ROOT,
             "per-key medians beat a global median by %+.1f points of tier accuracy (rule: >= %.0f)"
-                + " with a median |log2 error| of %.2f (rule: < %.0f)",
+                + " with a median |log2 error| of %.3f (rule: < %.0f)",
             100 * gain,
             100 * MIN_TIER_GAIN,
             perKey.medianAbsLog2Error(),
@@ -295,11 +297,29 @@ public final class PredictabilityCheck {
               + pct(TURN_ON_COVERAGE)
               + ": predictions would move a minority of jobs, so watch them in shadow mode first";
       case NOT_USEFUL -> {
-        boolean accurate =
-            gain >= MIN_TIER_GAIN && perKey.medianAbsLog2Error() < MAX_MEDIAN_LOG2_ERROR;
-        yield accurate
-            ? accuracy + ", but " + covered + " is under " + pct(SHADOW_COVERAGE)
-            : "predictions are not good enough: " + accuracy;
+        List<String> failed = new ArrayList<>();
+        if (gain < MIN_TIER_GAIN) {
+          failed.add(
+              String.format(
+                  Locale.ROOT,
+                  "per-key medians beat a global median by only %+.1f points of tier accuracy"
+                      + " (needs >= %.0f)",
+                  100 * gain,
+                  100 * MIN_TIER_GAIN));
+        }
+        if (!(perKey.medianAbsLog2Error() < MAX_MEDIAN_LOG2_ERROR)) {
+          failed.add(
+              String.format(
+                  Locale.ROOT,
+                  "the per-key median |log2 error| is %.3f, a typical miss of x%.2f (needs < %.0f)",
+                  perKey.medianAbsLog2Error(),
+                  StrictMath.pow(2, perKey.medianAbsLog2Error()),
+                  MAX_MEDIAN_LOG2_ERROR));
+        }
+        if (coverageShare < SHADOW_COVERAGE) {
+          failed.add(covered + " is under " + pct(SHADOW_COVERAGE));
+        }
+        yield String.join("; ", failed);
       }
     };
   }
