@@ -1,5 +1,7 @@
 package io.harbinger.experiments.trace;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,6 +26,7 @@ final class SwfReader implements TraceReader {
 
   private static final int FIELDS = 18;
   private static final String NO_EXECUTABLE = "executable unknown (-1)";
+  private static final String NO_USER = "user unknown (-1)";
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
 
   private final TraceSpec spec;
@@ -45,6 +48,10 @@ final class SwfReader implements TraceReader {
     TraceBuilder builder = new TraceBuilder(spec.text(), NANOS_PER_SECOND);
     LineFields f = new LineFields(FIELDS);
     long[] unixStart = {Long.MIN_VALUE};
+    boolean byExecutable = keyBy.equals("executable");
+    boolean byUser = keyBy.equals("user");
+    Map<Long, Integer> keyIds = new HashMap<>();
+    Map<Long, String> statusReasons = new HashMap<>();
     TraceInput.forEachLine(
         spec.path(),
         (line, number) -> {
@@ -98,41 +105,41 @@ final class SwfReader implements TraceReader {
             tally.skip("more than " + maxProcs + " processors", number);
             return;
           }
-          String key;
-          switch (keyBy) {
-            case "executable" -> {
-              if (exe < 0) {
-                tally.skip(NO_EXECUTABLE, number);
-                return;
-              }
-              key = "exe=" + exe;
-            }
-            case "user" -> {
-              if (user < 0) {
-                tally.skip("user unknown (-1)", number);
-                return;
-              }
-              key = "user=" + user;
-            }
-            default -> {
-              if (user < 0) {
-                tally.skip("user unknown (-1)", number);
-                return;
-              }
-              key = "user=" + user + ",queue=" + queue;
+          String unknown =
+              byExecutable ? (exe < 0 ? NO_EXECUTABLE : null) : (user < 0 ? NO_USER : null);
+          if (unknown != null) {
+            tally.skip(unknown, number);
+            return;
+          }
+          // Exact numeric code of the key, to avoid building its string on every row.
+          long keyCode = byExecutable ? exe : byUser ? user : (user << 32) | (queue & 0xFFFF_FFFFL);
+          boolean exact =
+              byExecutable
+                  || byUser
+                  || (user <= Integer.MAX_VALUE && queue >= -1 && queue <= Integer.MAX_VALUE);
+          Integer keyId = exact ? keyIds.get(keyCode) : null;
+          if (keyId == null) {
+            keyId =
+                builder.intern(
+                    byExecutable
+                        ? "exe=" + exe
+                        : byUser ? "user=" + user : "user=" + user + ",queue=" + queue);
+            if (exact) {
+              keyIds.put(keyCode, keyId);
             }
           }
           if (status != 1) {
+            String reason = statusReasons.computeIfAbsent(status, SwfReader::statusReason);
             if (completedOnly) {
-              tally.skip("status " + status + " (" + statusName(status) + ")", number);
+              tally.skip(reason, number);
               return;
             }
-            tally.keep("status " + status + " (" + statusName(status) + ")", number);
+            tally.keep(reason, number);
           }
           builder.add(
               submit * NANOS_PER_SECOND,
               Math.round(run * NANOS_PER_SECOND),
-              key,
+              keyId,
               procs < 0 ? -1 : procs);
           tally.used();
         });
@@ -159,6 +166,10 @@ final class SwfReader implements TraceReader {
             ? "a log without executable ids (-1) can be keyed with ?key=user-queue"
             : null);
     return builder.build(tally.report());
+  }
+
+  private static String statusReason(long status) {
+    return "status " + status + " (" + statusName(status) + ")";
   }
 
   private static String statusName(long status) {
