@@ -39,7 +39,7 @@ final class AzureFunctionsReader implements TraceReader {
             return;
           }
           if (!headerSeen[0]) {
-            String header = line.strip().replace("\uFEFF", "");
+            String header = line.strip();
             if (!header.equals(HEADER)) {
               throw new TraceException(
                   file

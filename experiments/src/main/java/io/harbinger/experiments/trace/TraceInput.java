@@ -17,8 +17,9 @@ import java.util.zip.GZIPInputStream;
  *
  * <p>Implementation notes: gzip is recognised by its magic bytes (0x1f 0x8b, RFC 1952 section
  * 2.3.1), not by the file name, so a compressed file without {@code .gz} and a plain file named
- * {@code .gz} both read correctly. Every I/O failure becomes a {@link TraceException} naming the
- * file and, once reading has started, the line.
+ * {@code .gz} both read correctly. Text is UTF-8; a byte-order mark at the start is dropped, so a
+ * header written by a spreadsheet still matches. Every I/O failure becomes a {@link TraceException}
+ * naming the file and, once reading has started, the line.
  */
 final class TraceInput {
 
@@ -52,6 +53,9 @@ final class TraceInput {
       String line;
       while ((line = reader.readLine()) != null) {
         lineNumber++;
+        if (lineNumber == 1 && line.startsWith("\uFEFF")) {
+          line = line.substring(1);
+        }
         handler.accept(line, lineNumber);
       }
     } catch (TraceException e) {

@@ -100,6 +100,14 @@ class AlibabaRequestReaderTest {
   }
 
   @Test
+  void read_headerWithByteOrderMark_findsTheFirstColumn() throws IOException {
+    Path f = dir.resolve("bom.csv");
+    Files.writeString(f, "\uFEFF" + Files.readString(Fixtures.resource("alibaba-small.csv")));
+
+    assertThat(Fixtures.read("alibaba2026", f).size()).isEqualTo(4);
+  }
+
+  @Test
   void read_gzip_isReadTransparently() throws IOException {
     Path gz = Fixtures.gzip(Fixtures.resource("alibaba-small.csv"), dir.resolve("r"));
 
