@@ -48,7 +48,7 @@ final class AzureFunctionsReader implements TraceReader {
                       + ": expected the header "
                       + HEADER
                       + ", found: "
-                      + abbreviate(line));
+                      + LineFields.abbreviate(line));
             }
             headerSeen[0] = true;
             return;
@@ -93,9 +93,5 @@ final class AzureFunctionsReader implements TraceReader {
     tally.note("arrival = end_timestamp - duration, seconds from the trace's start");
     tally.requireUsable();
     return builder.build(tally.report());
-  }
-
-  static String abbreviate(String line) {
-    return line.length() <= 80 ? line : line.substring(0, 77) + "...";
   }
 }

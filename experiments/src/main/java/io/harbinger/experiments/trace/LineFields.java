@@ -193,6 +193,16 @@ final class LineFields {
     return Math.round(seconds * 1e9);
   }
 
+  /**
+   * Shortens a line for an error message.
+   *
+   * @param line the line
+   * @return the line, or its first 77 characters and "..." when longer than 80
+   */
+  static String abbreviate(String line) {
+    return line.length() <= 80 ? line : line.substring(0, 77) + "...";
+  }
+
   private static boolean isBlank(char c) {
     return c == ' ' || c == '\t' || c == '\r';
   }

@@ -47,7 +47,7 @@ final class PlainCsvReader implements TraceReader {
           if (first[0]) {
             first[0] = false;
             if (Double.isNaN(LineFields.parseDouble(fields.get(0).strip()))) {
-              tally.note("header: " + AzureFunctionsReader.abbreviate(line));
+              tally.note("header: " + LineFields.abbreviate(line));
               return;
             }
           }

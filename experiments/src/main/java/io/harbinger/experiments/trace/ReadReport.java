@@ -10,8 +10,8 @@ import java.util.Objects;
  * a caveat by reason, each with the first few line numbers, and notes on how the trace was keyed.
  *
  * <p>Example: reading an SWF log of 234,889 jobs of which 14,194 have run time -1 gives {@code
- * rowsRead} 234,889, {@code rowsUsed} 220,695 and one skip reason {@code "run time unknown (-1)"}
- * with count 14,194 and its first five line numbers.
+ * rowsRead} 234,889, {@code rowsUsed} 220,695 and one skip reason {@code "run time unknown
+ * (negative)"} with count 14,194 and its first five line numbers.
  *
  * @param source the file or generator the rows came from
  * @param rowsRead data rows read (header, comment and blank lines excluded)

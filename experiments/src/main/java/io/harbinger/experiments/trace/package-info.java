@@ -9,7 +9,7 @@
  * reader kept and skipped, with line numbers) and {@link
  * io.harbinger.experiments.trace.TraceException}. {@link
  * io.harbinger.experiments.trace.TraceBuilder} builds traces for tests and generators. The readers
- * themselves are package-private; they are reached through {@link
- * io.harbinger.experiments.trace.TraceFormat}.
+ * themselves are package-private behind the {@link io.harbinger.experiments.trace.TraceReader}
+ * interface; they are reached through {@link io.harbinger.experiments.trace.TraceFormat}.
  */
 package io.harbinger.experiments.trace;
