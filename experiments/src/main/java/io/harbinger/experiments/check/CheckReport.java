@@ -1,8 +1,13 @@
 package io.harbinger.experiments.check;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import java.io.IOException;
 import java.util.Locale;
 import java.util.Map;
 
@@ -13,9 +18,33 @@ import java.util.Map;
 final class CheckReport {
 
   private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .registerModule(
+              new SimpleModule()
+                  .addSerializer(Double.class, new NanAsNull())
+                  .addSerializer(Double.TYPE, new NanAsNull()));
 
   private CheckReport() {}
+
+  /** Writes NaN, a metric over no rows, as JSON null rather than the non-standard NaN. */
+  private static final class NanAsNull extends StdSerializer<Double> {
+    private static final long serialVersionUID = 1L;
+
+    NanAsNull() {
+      super(Double.class);
+    }
+
+    @Override
+    public void serialize(Double value, JsonGenerator out, SerializerProvider provider)
+        throws IOException {
+      if (value.isNaN()) {
+        out.writeNull();
+      } else {
+        out.writeNumber(value);
+      }
+    }
+  }
 
   static String json(CheckResult r) {
     try {

@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * Everything {@link PredictabilityCheck} measured on one history, and its verdict. Shares are
- * fractions in [0, 1]; a metric over no rows is NaN.
+ * fractions in [0, 1]; a metric over no rows is NaN (null in the command's JSON).
  *
  * @param history the trace specification that was read
  * @param input what the reader read, used and skipped

@@ -57,6 +57,15 @@ class CheckCommandTest {
   }
 
   @Test
+  void check_jsonWithoutRoutableKeys_writesMissingMetricsAsNull() throws Exception {
+    Run r = run("--json", "synthetic:seed=3,jobs=200,keys=200,zipf=0");
+
+    JsonNode perKey = new ObjectMapper().readTree(r.out()).get("perKey");
+    assertThat(perKey.get("rows").asLong()).isZero();
+    assertThat(perKey.get("within2x").isNull()).isTrue();
+  }
+
+  @Test
   void check_sameInput_printsByteIdenticalOutput() {
     assertThat(run(PREDICTABLE).out()).isEqualTo(run(PREDICTABLE).out());
     assertThat(run("--json", PREDICTABLE).out()).isEqualTo(run("--json", PREDICTABLE).out());
