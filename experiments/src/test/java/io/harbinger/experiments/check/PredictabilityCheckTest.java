@@ -157,6 +157,40 @@ class PredictabilityCheckTest {
     assertThat(loose.coverage().routableKeys()).isEqualTo(4);
   }
 
+  /** Three constant keys, one job every {@code gapSeconds} in turn, each lasting durationNanos. */
+  private static Trace steady(int jobs, long gapSeconds, long durationNanos) {
+    TraceBuilder b = new TraceBuilder("steady", MS);
+    for (int i = 0; i < jobs; i++) {
+      b.add(i * gapSeconds * SECOND, durationNanos * (1 + i % 3), "k" + (i % 3), -1);
+    }
+    return b.build(REPORT);
+  }
+
+  @Test
+  void replay_frequentKeys_arePredicted() {
+    CheckResult r = check(steady(600, 1, 10 * MS));
+
+    assertThat(r.replay().predictedShare()).isEqualTo(1.0);
+  }
+
+  @Test
+  void replay_keysIdleLongerThanStaleAfterOnTheTraceClock_areNotPredicted() {
+    CheckResult r = check(steady(600, 3600, 10 * MS));
+
+    assertThat(r.coverage().routableShare()).isEqualTo(1.0);
+    assertThat(r.replay().predictedShare()).isZero();
+    assertThat(r.replay().outcomeShares()).containsKey("stale");
+    assertThat(r.verdict()).isEqualTo(Verdict.NOT_USEFUL);
+  }
+
+  @Test
+  void replay_jobsStillRunning_teachNothingUntilTheyComplete() {
+    CheckResult r = check(steady(600, 1, 10_000 * SECOND));
+
+    assertThat(r.replay().predictedShare()).isZero();
+    assertThat(r.replay().outcomeShares()).containsOnlyKeys("predicted", "unready");
+  }
+
   @Test
   void run_sameInput_givesByteIdenticalTextAndJson() throws TraceException {
     String spec = "synthetic:seed=21,jobs=5000,keys=40,distribution=bimodal";
