@@ -28,6 +28,7 @@ final class SwfReader implements TraceReader {
   private static final String NO_EXECUTABLE = "executable unknown (-1)";
   private static final String NO_USER = "user unknown (-1)";
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
+  private static final long MAX_SECONDS = 9_000_000_000L;
 
   private final TraceSpec spec;
 
@@ -93,6 +94,10 @@ final class SwfReader implements TraceReader {
             tally.skip("submit time unknown (negative)", number);
             return;
           }
+          if (submit > MAX_SECONDS || run > MAX_SECONDS) {
+            tally.skip("submit or run time over " + MAX_SECONDS + " s", number);
+            return;
+          }
           if (run < 0) {
             tally.skip("run time unknown (negative)", number);
             return;
@@ -104,6 +109,15 @@ final class SwfReader implements TraceReader {
           if (procs > maxProcs) {
             tally.skip("more than " + maxProcs + " processors", number);
             return;
+          }
+          String kept = null;
+          if (status != 1) {
+            String reason = statusReasons.computeIfAbsent(status, SwfReader::statusReason);
+            if (completedOnly) {
+              tally.skip(reason, number);
+              return;
+            }
+            kept = reason;
           }
           String unknown =
               byExecutable ? (exe < 0 ? NO_EXECUTABLE : null) : (user < 0 ? NO_USER : null);
@@ -128,13 +142,8 @@ final class SwfReader implements TraceReader {
               keyIds.put(keyCode, keyId);
             }
           }
-          if (status != 1) {
-            String reason = statusReasons.computeIfAbsent(status, SwfReader::statusReason);
-            if (completedOnly) {
-              tally.skip(reason, number);
-              return;
-            }
-            tally.keep(reason, number);
+          if (kept != null) {
+            tally.keep(kept, number);
           }
           builder.add(
               submit * NANOS_PER_SECOND,

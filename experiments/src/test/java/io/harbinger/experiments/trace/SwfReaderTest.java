@@ -48,6 +48,7 @@ class SwfReaderTest {
     Trace t = Fixtures.read("swf", Fixtures.resource("small.swf"), "status=completed");
 
     assertThat(t.size()).isEqualTo(3);
+    assertThat(t.keyCount()).isEqualTo(1);
     assertThat(t.report().rowsSkipped()).isEqualTo(2);
     assertThat(t.report().kept()).isEmpty();
   }
