@@ -22,7 +22,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "check",
-    mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
       "Checks whether per-key duration predictions would help on a job history: coverage,"
@@ -64,6 +63,12 @@ public final class CheckCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "print the result as JSON instead of text")
   private boolean json;
+
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      description = "show this help and exit")
+  private boolean help;
 
   /** Creates the command; picocli fills the fields. */
   public CheckCommand() {}

@@ -3,6 +3,7 @@ package io.harbinger.experiments.trace;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Counts rows while a reader runs and produces its {@link ReadReport}. Not thread-safe. */
@@ -84,7 +85,7 @@ final class ReadTally {
     if (rowsRead == 0) {
       s.append(": the file holds no data row");
     } else {
-      s.append(": ").append(rowsRead).append(" rows read, all skipped");
+      s.append(String.format(Locale.ROOT, ": %,d rows read, all skipped", rowsRead));
       for (ReadReport.RowTally t : tallies(skipped)) {
         s.append("; ").append(t.describe());
       }

@@ -125,6 +125,14 @@ class CheckCommandTest {
   }
 
   @Test
+  void check_help_describesTheHistoryFormats() {
+    Run r = run("--help");
+
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.out()).contains("HISTORY is format:path").contains("--min-observations");
+  }
+
+  @Test
   void check_noHistory_failsWithUsageError() {
     Run r = run();
 

@@ -49,7 +49,7 @@ class SharedTracesTest {
     assumeTrue(Files.isReadable(p));
 
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> TraceFormat.read("swf:" + p))
-        .hasMessageContaining("234889 rows read, all skipped")
+        .hasMessageContaining("234,889 rows read, all skipped")
         .hasMessageContaining("?key=user-queue");
   }
 
