@@ -108,6 +108,24 @@ class AlibabaRequestReaderTest {
   }
 
   @Test
+  void read_emptyFile_failsNamingTheFile() throws IOException {
+    Path f = Files.writeString(dir.resolve("e.csv"), "\n");
+
+    assertThatThrownBy(() -> Fixtures.read("alibaba2026", f))
+        .isInstanceOf(TraceException.class)
+        .hasMessage(f + ": empty file, expected a header with gmt_create");
+  }
+
+  @Test
+  void read_missingFile_failsNamingTheFile() {
+    Path f = dir.resolve("absent.csv");
+
+    assertThatThrownBy(() -> Fixtures.read("alibaba2026", f))
+        .isInstanceOf(TraceException.class)
+        .hasMessage("cannot read trace file " + f + ": no such file");
+  }
+
+  @Test
   void read_gzip_isReadTransparently() throws IOException {
     Path gz = Fixtures.gzip(Fixtures.resource("alibaba-small.csv"), dir.resolve("r"));
 

@@ -75,6 +75,15 @@ class PlainCsvReaderTest {
   }
 
   @Test
+  void read_emptyFile_failsNamingTheFile() throws IOException {
+    Path f = Files.writeString(dir.resolve("e.csv"), "");
+
+    assertThatThrownBy(() -> Fixtures.read("csv", f))
+        .isInstanceOf(TraceException.class)
+        .hasMessage("no usable row in " + f + ": the file holds no data row");
+  }
+
+  @Test
   void read_gzip_isReadTransparently() throws IOException {
     Path gz = Fixtures.gzip(Fixtures.resource("jobs.csv"), dir.resolve("jobs.csv.gz"));
 
