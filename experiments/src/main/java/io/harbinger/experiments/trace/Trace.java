@@ -7,10 +7,10 @@ import java.util.Objects;
  * sorted by arrival (stable: jobs that arrive together keep their input order).
  *
  * <p>Jobs are stored column-wise in parallel primitive arrays, with keys interned as {@code int}
- * ids into a table of strings, so a trace of a million jobs with a thousand keys takes about 28 MB
- * (8 + 8 + 4 bytes a job, plus 8 for sizes when present) and a simulator streams it without boxing.
- * Job {@code i} is described by {@link #arrivalNanos(int)}, {@link #durationNanos(int)}, {@link
- * #keyId(int)} (and {@link #key(int)}) and {@link #sizeHint(int)}.
+ * ids into a table of strings, so a trace of a million jobs takes about 20 MB (8 + 8 + 4 bytes a
+ * job; 28 MB when sizes are recorded) plus its key table, and a simulator streams it without
+ * boxing. Job {@code i} is described by {@link #arrivalNanos(int)}, {@link #durationNanos(int)},
+ * {@link #keyId(int)} (and {@link #key(int)}) and {@link #sizeHint(int)}.
  *
  * <p>Arrivals are in nanoseconds on the trace's own time line (the reader's notes say which origin:
  * seconds since an SWF log's UnixStartTime, Unix epoch time for the Alibaba trace, and so on); only
