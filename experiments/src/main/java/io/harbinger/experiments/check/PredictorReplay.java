@@ -1,0 +1,164 @@
+package io.harbinger.experiments.check;
+
+import io.harbinger.experiments.trace.Trace;
+import io.harbinger.predictor.Boundaries;
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.ObserveResult;
+import io.harbinger.predictor.Outcome;
+import io.harbinger.predictor.Prediction;
+import io.harbinger.predictor.PredictorConfig;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Replays a trace through the real {@link HistogramPredictor} and counts what it would have done
+ * with the held-out jobs.
+ *
+ * <p>Implementation notes. Time is the trace's: the predictor's ticker reads the current event's
+ * time (arrival - first arrival). Each job is predicted at its arrival and observed at its
+ * completion, arrival + duration, as if it had started at once (no queueing): completions due at or
+ * before an arrival are observed first. This is the predictor's best case for staleness, because in
+ * a backlog completions come later (seed paper section 5.2, LPC-EGEE). The whole trace is replayed
+ * so the history half warms the predictor as in the paper's {@code predictive_warm} arm
+ * (spec/harbinger-reference.md section 5.3); only held-out jobs are counted. Pending completions
+ * live in a binary min-heap of primitive arrays.
+ */
+final class PredictorReplay {
+
+  private PredictorReplay() {}
+
+  static CheckResult.Replay run(Trace trace, int historyJobs, int minObservations) {
+    PredictorConfig config =
+        PredictorConfig.defaults().toBuilder().minObservations(minObservations).build();
+    long[] now = {0};
+    HistogramPredictor predictor = new HistogramPredictor(config, () -> now[0], Mode.PREDICTIVE);
+    int n = trace.size();
+    long origin = trace.arrivalNanos(0);
+    CompletionHeap pending = new CompletionHeap(1024);
+    long[] outcomes = new long[Outcome.values().length];
+    long predictedRight = 0;
+    long rejected = 0;
+    long untracked = 0;
+    for (int i = 0; i < n; i++) {
+      long arrival = trace.arrivalNanos(i) - origin;
+      while (!pending.isEmpty() && pending.peekTime() <= arrival) {
+        long time = pending.peekTime();
+        int job = pending.poll();
+        now[0] = time;
+        ObserveResult r = predictor.observe(trace.key(job), trace.durationNanos(job));
+        if (r == ObserveResult.REJECTED_DURATION) {
+          rejected++;
+        } else if (r == ObserveResult.UNTRACKED) {
+          untracked++;
+        }
+      }
+      now[0] = arrival;
+      Prediction p = predictor.predict(trace.key(i));
+      if (i >= historyJobs) {
+        outcomes[p.outcome().ordinal()]++;
+        if (p.isPredicted()) {
+          Optional<Boundaries> b = predictor.boundaries();
+          if (b.isPresent() && b.get().levelOf(trace.durationNanos(i)) == p.predictedLevel()) {
+            predictedRight++;
+          }
+        }
+      }
+      pending.add(arrival + trace.durationNanos(i), i);
+    }
+    long heldOut = n - historyJobs;
+    Map<String, Double> shares = new LinkedHashMap<>();
+    for (Outcome o : Outcome.values()) {
+      if (outcomes[o.ordinal()] > 0 || o == Outcome.PREDICTED) {
+        shares.put(
+            o.name().toLowerCase(java.util.Locale.ROOT), share(outcomes[o.ordinal()], heldOut));
+      }
+    }
+    long predicted = outcomes[Outcome.PREDICTED.ordinal()];
+    return new CheckResult.Replay(
+        "HistogramPredictor with default settings (minObservations "
+            + minObservations
+            + "), ticker = trace time, each job observed at arrival + duration",
+        heldOut,
+        share(predicted, heldOut),
+        shares,
+        predicted == 0 ? Double.NaN : (double) predictedRight / predicted,
+        rejected,
+        untracked);
+  }
+
+  private static double share(long part, long whole) {
+    return whole == 0 ? Double.NaN : (double) part / whole;
+  }
+
+  /** A binary min-heap of (completion time, job) pairs. */
+  private static final class CompletionHeap {
+    private long[] times;
+    private int[] jobs;
+    private int size;
+
+    CompletionHeap(int capacity) {
+      times = new long[capacity];
+      jobs = new int[capacity];
+    }
+
+    boolean isEmpty() {
+      return size == 0;
+    }
+
+    long peekTime() {
+      return times[0];
+    }
+
+    void add(long time, int job) {
+      if (size == times.length) {
+        times = java.util.Arrays.copyOf(times, size * 2);
+        jobs = java.util.Arrays.copyOf(jobs, size * 2);
+      }
+      int i = size++;
+      while (i > 0) {
+        int parent = (i - 1) >>> 1;
+        if (!before(time, job, times[parent], jobs[parent])) {
+          break;
+        }
+        times[i] = times[parent];
+        jobs[i] = jobs[parent];
+        i = parent;
+      }
+      times[i] = time;
+      jobs[i] = job;
+    }
+
+    int poll() {
+      int top = jobs[0];
+      size--;
+      long time = times[size];
+      int job = jobs[size];
+      int i = 0;
+      while (true) {
+        int child = 2 * i + 1;
+        if (child >= size) {
+          break;
+        }
+        if (child + 1 < size
+            && before(times[child + 1], jobs[child + 1], times[child], jobs[child])) {
+          child++;
+        }
+        if (!before(times[child], jobs[child], time, job)) {
+          break;
+        }
+        times[i] = times[child];
+        jobs[i] = jobs[child];
+        i = child;
+      }
+      times[i] = time;
+      jobs[i] = job;
+      return top;
+    }
+
+    private static boolean before(long t1, int j1, long t2, int j2) {
+      return t1 < t2 || (t1 == t2 && j1 < j2);
+    }
+  }
+}

@@ -1,0 +1,231 @@
+package io.harbinger.experiments.check;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.harbinger.experiments.trace.ReadReport;
+import io.harbinger.experiments.trace.Trace;
+import io.harbinger.experiments.trace.TraceBuilder;
+import io.harbinger.experiments.trace.TraceException;
+import io.harbinger.experiments.trace.TraceFormat;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class PredictabilityCheckTest {
+
+  private static final long MS = 1_000_000L;
+  private static final long SECOND = 1_000_000_000L;
+  private static final ReadReport REPORT =
+      new ReadReport("test", 0, 0, List.of(), List.of(), List.of());
+
+  private static CheckResult check(Trace t) {
+    return PredictabilityCheck.run(t, PredictabilityCheck.Options.defaults(), WhatIf.NOT_AVAILABLE);
+  }
+
+  /** Four keys with constant durations 1 ms, 10 ms, 100 ms and 1 s, one job a second in turn. */
+  private static Trace constantKeys(int jobs) {
+    TraceBuilder b = new TraceBuilder("constant", MS);
+    long[] durations = {MS, 10 * MS, 100 * MS, SECOND};
+    for (int i = 0; i < jobs; i++) {
+      b.add(i * SECOND, durations[i % 4], "key" + (i % 4), -1);
+    }
+    return b.build(REPORT);
+  }
+
+  /**
+   * A share of jobs on three constant keys, the rest each on a key of its own with a log-uniform
+   * duration between 1 ms and 10 s.
+   */
+  private static Trace mixed(int jobs, double routableShare, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    TraceBuilder b = new TraceBuilder("mixed", MS);
+    long[] durations = {MS, 100 * MS, 10 * SECOND};
+    for (int i = 0; i < jobs; i++) {
+      if (r.nextDouble() < routableShare) {
+        int k = r.nextInt(3);
+        b.add(i * SECOND, durations[k], "steady" + k, -1);
+      } else {
+        long d = Math.round(MS * Math.pow(10, 4 * r.nextDouble()));
+        b.add(i * SECOND, d, "once" + i, -1);
+      }
+    }
+    return b.build(REPORT);
+  }
+
+  @Test
+  void run_constantKeys_perKeyIsExactAndGlobalMedianIsNot() {
+    CheckResult r = check(constantKeys(2000));
+
+    assertThat(r.perKey().rows()).isEqualTo(1000);
+    assertThat(r.perKey().medianAbsLog2Error()).isZero();
+    assertThat(r.perKey().within2x()).isEqualTo(1.0);
+    assertThat(r.perKey().tierAccuracy()).isEqualTo(1.0);
+    assertThat(r.global().within2x()).isEqualTo(0.25);
+    assertThat(r.global().tierAccuracy()).isEqualTo(0.5);
+    assertThat(r.split().globalMedianSeconds()).isEqualTo(0.01);
+    assertThat(r.coverage().routableShare()).isEqualTo(1.0);
+    assertThat(r.coverage().unseenShare()).isZero();
+    assertThat(r.coverage().routableKeys()).isEqualTo(4);
+    assertThat(r.spread().p50()).isEqualTo(1.0);
+    assertThat(r.replay().predictedShare()).isEqualTo(1.0);
+    assertThat(r.verdict()).isEqualTo(Verdict.TURN_IT_ON);
+  }
+
+  @Test
+  void run_predictableSynthetic_turnsItOn() throws TraceException {
+    CheckResult r = check(TraceFormat.read("synthetic:seed=11,jobs=20000,keys=20,sigma=0.2"));
+
+    assertThat(r.perKey().within2x()).isGreaterThan(0.9);
+    assertThat(r.coverage().routableShare()).isGreaterThan(0.99);
+    assertThat(r.verdict()).isEqualTo(Verdict.TURN_IT_ON);
+    assertThat(r.reason()).contains("is at least 50%");
+  }
+
+  @Test
+  void run_predictableMinority_runsInShadowOnly() {
+    CheckResult r = check(mixed(6000, 0.35, 1));
+
+    assertThat(r.coverage().routableShare()).isCloseTo(0.35, within(0.03));
+    assertThat(r.coverage().unseenShare()).isCloseTo(0.65, within(0.03));
+    assertThat(r.perKey().tierAccuracy()).isEqualTo(1.0);
+    assertThat(r.verdict()).isEqualTo(Verdict.SHADOW_ONLY);
+    assertThat(r.reason()).contains("watch them in shadow mode");
+  }
+
+  @Test
+  void run_mostlyColdKeys_isNotUseful() {
+    CheckResult r = check(mixed(6000, 0.1, 2));
+
+    assertThat(r.coverage().routableShare()).isCloseTo(0.1, within(0.02));
+    assertThat(r.verdict()).isEqualTo(Verdict.NOT_USEFUL);
+    assertThat(r.reason()).contains("is under 20%");
+  }
+
+  @Test
+  void run_everyKeyOnce_isNotUsefulBecauseNothingIsRoutable() throws TraceException {
+    CheckResult r = check(TraceFormat.read("synthetic:seed=12,jobs=3000,keys=3000,zipf=0"));
+
+    assertThat(r.perKey().rows()).isZero();
+    assertThat(r.perKey().within2x()).isNaN();
+    assertThat(r.verdict()).isEqualTo(Verdict.NOT_USEFUL);
+    assertThat(r.reason()).startsWith("no held-out job is on a key with enough history");
+  }
+
+  @Test
+  void run_keysThatSayNothingAboutDuration_isNotUseful() throws TraceException {
+    CheckResult r =
+        check(
+            TraceFormat.read(
+                "synthetic:seed=13,jobs=20000,keys=10,sigma=2,minmedian=1,maxmedian=1.1"));
+
+    assertThat(r.perKey().tierAccuracy() - r.global().tierAccuracy()).isLessThan(0.05);
+    assertThat(r.verdict()).isEqualTo(Verdict.NOT_USEFUL);
+    assertThat(r.reason()).contains("points of tier accuracy (needs >= 10)");
+  }
+
+  @Test
+  void run_zeroDurations_areFlooredAtTheResolution() {
+    TraceBuilder b = new TraceBuilder("seconds", SECOND);
+    for (int i = 0; i < 100; i++) {
+      b.add(i * SECOND, i % 2 == 0 ? 0 : SECOND, "k", -1);
+    }
+
+    CheckResult r = check(b.build(REPORT));
+    CheckResult tiny =
+        PredictabilityCheck.run(
+            b.build(REPORT), new PredictabilityCheck.Options(20, MS), WhatIf.NOT_AVAILABLE);
+
+    assertThat(r.trace().floorSeconds()).isEqualTo(1.0);
+    assertThat(r.perKey().within2x()).isEqualTo(1.0);
+    assertThat(tiny.trace().floorSeconds()).isEqualTo(0.001);
+    assertThat(tiny.trace().floorSource()).isEqualTo("--floor-millis");
+    assertThat(tiny.perKey().within2x()).isEqualTo(0.5);
+  }
+
+  @Test
+  void run_minObservations_decidesWhichKeysAreRoutable() {
+    Trace t = constantKeys(200);
+
+    CheckResult strict =
+        PredictabilityCheck.run(t, new PredictabilityCheck.Options(26, 0), WhatIf.NOT_AVAILABLE);
+    CheckResult loose =
+        PredictabilityCheck.run(t, new PredictabilityCheck.Options(25, 0), WhatIf.NOT_AVAILABLE);
+
+    assertThat(strict.coverage().routableKeys()).isZero();
+    assertThat(loose.coverage().routableKeys()).isEqualTo(4);
+  }
+
+  /** Three constant keys, one job every {@code gapSeconds} in turn, each lasting durationNanos. */
+  private static Trace steady(int jobs, long gapSeconds, long durationNanos) {
+    TraceBuilder b = new TraceBuilder("steady", MS);
+    for (int i = 0; i < jobs; i++) {
+      b.add(i * gapSeconds * SECOND, durationNanos * (1 + i % 3), "k" + (i % 3), -1);
+    }
+    return b.build(REPORT);
+  }
+
+  @Test
+  void replay_frequentKeys_arePredicted() {
+    CheckResult r = check(steady(600, 1, 10 * MS));
+
+    assertThat(r.replay().predictedShare()).isEqualTo(1.0);
+  }
+
+  @Test
+  void replay_keysIdleLongerThanStaleAfterOnTheTraceClock_areNotPredicted() {
+    CheckResult r = check(steady(600, 3600, 10 * MS));
+
+    assertThat(r.coverage().routableShare()).isEqualTo(1.0);
+    assertThat(r.replay().predictedShare()).isZero();
+    assertThat(r.replay().outcomeShares()).containsKey("stale");
+    assertThat(r.verdict()).isEqualTo(Verdict.NOT_USEFUL);
+  }
+
+  @Test
+  void replay_jobsStillRunning_teachNothingUntilTheyComplete() {
+    CheckResult r = check(steady(600, 1, 10_000 * SECOND));
+
+    assertThat(r.replay().predictedShare()).isZero();
+    assertThat(r.replay().outcomeShares()).containsOnlyKeys("predicted", "unready");
+  }
+
+  @Test
+  void run_sameInput_givesByteIdenticalTextAndJson() throws TraceException {
+    String spec = "synthetic:seed=21,jobs=5000,keys=40,distribution=bimodal";
+    CheckResult a = check(TraceFormat.read(spec));
+    CheckResult b = check(TraceFormat.read(spec));
+
+    assertThat(CheckReport.text(a)).isEqualTo(CheckReport.text(b));
+    assertThat(CheckReport.json(a)).isEqualTo(CheckReport.json(b));
+  }
+
+  @Test
+  void run_whatIfHook_isReportedAsNotRun() {
+    CheckResult r = check(constantKeys(100));
+
+    assertThat(r.whatIf().ran()).isFalse();
+    assertThat(CheckReport.text(r)).contains("what-if simulation: not run");
+  }
+
+  @Test
+  void run_badArguments_failWithTheRule() {
+    assertThatThrownBy(() -> new PredictabilityCheck.Options(0, 0))
+        .hasMessage("minObservations must be in [1, 1000000]: 0");
+    assertThatThrownBy(() -> new PredictabilityCheck.Options(20, -1))
+        .hasMessage("floorNanos must be at least 0: -1");
+    Trace one = new TraceBuilder("one", 1).add(0, 1, "k", -1).build(REPORT);
+    assertThatThrownBy(() -> check(one)).hasMessage("the check needs at least 2 jobs: 1");
+  }
+
+  @Test
+  void nearestRank_picksTheValueAtRankCeilQn() {
+    double[] v = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+
+    assertThat(PredictabilityCheck.nearestRank(v, 0, 10, 0.5)).isEqualTo(5);
+    assertThat(PredictabilityCheck.nearestRank(v, 0, 10, 0.99)).isEqualTo(10);
+    assertThat(PredictabilityCheck.nearestRank(v, 0, 10, 0.9)).isEqualTo(9);
+    assertThat(PredictabilityCheck.nearestRank(v, 0, 3, 1.0 / 3)).isEqualTo(1);
+  }
+}
