@@ -14,9 +14,10 @@ import java.util.Objects;
  * <p>Implementation notes: harbinger-reference section 4.1, "CPU work generation and calibration".
  * Each kernel runs five times on its calibration size (64 KiB render, 50-item invoice, 2 MP resize,
  * 20,000 words, 2 export chunks) and the median (the 3rd of 5 sorted) over the size is its cost per
- * unit. One untimed warm-up run per kernel precedes the timed runs so that the first timing is not
- * the interpreter's (the original, in C++, had no JIT to warm). The calibration only sets planned
- * durations (which the oracle and the sleeping handler use); CPU handlers do the real work.
+ * unit. Five untimed warm-up runs per kernel precede the timed runs so that the timings are of
+ * compiled code, as the handlers' are for most of a run (the original, in C++, had no JIT to warm).
+ * The calibration only sets planned durations (which the oracle and the sleeping handler use); CPU
+ * handlers do the real work.
  *
  * @param renderMsPerKib ms per KiB rendered, positive
  * @param invoiceMsPerItem ms per invoice item, positive
@@ -39,6 +40,7 @@ public record KernelCalibration(
       new KernelCalibration(0.0055, 0.0465, 9.5, 9.0e-5, 22.5);
 
   private static final int RUNS = 5;
+  private static final int WARMUP_RUNS = 5;
 
   /** Checks every cost is positive and finite. */
   public KernelCalibration {
@@ -109,7 +111,10 @@ public record KernelCalibration(
       throw new IllegalArgumentException("NONE has no cost to measure");
     }
     long units = kernel.calibrationUnits();
-    long sink = kernel.run(units, 1);
+    long sink = 0;
+    for (int i = 0; i < WARMUP_RUNS; i++) {
+      sink += kernel.run(units, -i);
+    }
     double[] millis = new double[RUNS];
     for (int i = 0; i < RUNS; i++) {
       long start = ticker.nanos();
