@@ -10,13 +10,19 @@ import java.util.Arrays;
  * @param p50Millis nearest-rank median latency, NaN when empty
  * @param p99Millis nearest-rank P99 latency, NaN when empty
  * @param maxWaitMillis longest wait (submit to first start), NaN when empty
+ * @param p50HandlerMillis nearest-rank median handler time (the service time), NaN when empty
  */
 public record LatencySummary(
-    int count, double meanMillis, double p50Millis, double p99Millis, double maxWaitMillis) {
+    int count,
+    double meanMillis,
+    double p50Millis,
+    double p99Millis,
+    double maxWaitMillis,
+    double p50HandlerMillis) {
 
   /** The summary of no messages. */
   public static final LatencySummary EMPTY =
-      new LatencySummary(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+      new LatencySummary(0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
 
   /** Checks the count. */
   public LatencySummary {
@@ -30,9 +36,10 @@ public record LatencySummary(
    *
    * @param latenciesMillis the latencies (not modified)
    * @param waitsMillis the waits of the same messages
+   * @param handlerMillis the handler times of the same messages
    * @return the summary, {@link #EMPTY} for no values
    */
-  static LatencySummary of(double[] latenciesMillis, double[] waitsMillis) {
+  static LatencySummary of(double[] latenciesMillis, double[] waitsMillis, double[] handlerMillis) {
     if (latenciesMillis.length == 0) {
       return EMPTY;
     }
@@ -47,6 +54,7 @@ public record LatencySummary(
         Percentiles.mean(sorted),
         Percentiles.nearestRankOfSorted(sorted, 50),
         Percentiles.nearestRankOfSorted(sorted, 99),
-        maxWait);
+        maxWait,
+        Percentiles.nearestRank(handlerMillis, 50));
   }
 }

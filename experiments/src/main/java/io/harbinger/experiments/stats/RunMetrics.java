@@ -193,7 +193,8 @@ public record RunMetrics(
   private static LatencySummary summarise(List<MessageRecord> done) {
     double[] latencies = done.stream().mapToDouble(MessageRecord::latencyMillis).toArray();
     double[] waits = done.stream().mapToDouble(MessageRecord::waitMillis).toArray();
-    return LatencySummary.of(latencies, waits);
+    double[] handlers = done.stream().mapToDouble(MessageRecord::handlerMillis).toArray();
+    return LatencySummary.of(latencies, waits, handlers);
   }
 
   /**
