@@ -30,7 +30,7 @@ public final class AnalysisMain implements Callable<Integer> {
 
   @Option(
       names = "--block-length",
-      description = "Use a moving-block bootstrap with this block length (default: i.i.d.).")
+      description = "Use a moving-block bootstrap with this block length (default 0: i.i.d.).")
   private int blockLength;
 
   private final PrintWriter stdout;
@@ -46,19 +46,34 @@ public final class AnalysisMain implements Callable<Integer> {
    */
   public static void main(String[] args) {
     PrintWriter stdout = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-    System.exit(new CommandLine(new AnalysisMain(stdout)).execute(args));
+    System.exit(command(stdout).execute(args));
+  }
+
+  /**
+   * Returns the command line of this main, printing failures as one line of text.
+   *
+   * @param stdout where results go
+   * @return the command line
+   */
+  static CommandLine command(PrintWriter stdout) {
+    return new CommandLine(new AnalysisMain(stdout))
+        .setExecutionExceptionHandler(
+            (e, cmd, parsed) -> {
+              cmd.getErr().println("analyse: " + e.getMessage());
+              return 2;
+            });
   }
 
   @Override
   public Integer call() throws IOException {
     if (blockLength < 0) {
-      throw new CommandLine.ParameterException(
-          new CommandLine(this), "--block-length must be >= 1: " + blockLength);
+      throw new IllegalArgumentException(
+          "--block-length must be >= 0 (0 = i.i.d. bootstrap): " + blockLength);
     }
     List<RunRecord> runs = RunRecords.readAll(runsDirectory);
     if (runs.isEmpty()) {
-      throw new CommandLine.ParameterException(
-          new CommandLine(this), "no run directories (with run.json) under " + runsDirectory);
+      throw new IllegalArgumentException(
+          "no run directories (with run.json) under " + runsDirectory);
     }
     Bootstrap bootstrap =
         blockLength > 0

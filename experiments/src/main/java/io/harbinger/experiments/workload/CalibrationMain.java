@@ -78,15 +78,30 @@ public final class CalibrationMain implements Callable<Integer> {
    */
   public static void main(String[] args) {
     PrintWriter stdout = new PrintWriter(System.out, true, java.nio.charset.StandardCharsets.UTF_8);
-    int code = new CommandLine(new CalibrationMain(stdout, Clock.systemUTC(), args)).execute(args);
-    System.exit(code);
+    System.exit(command(stdout, Clock.systemUTC(), args).execute(args));
+  }
+
+  /**
+   * Returns the command line of this main, printing failures as one line of text.
+   *
+   * @param stdout where results go
+   * @param clock the clock that stamps the JSON
+   * @param args the arguments, recorded in the JSON
+   * @return the command line
+   */
+  static CommandLine command(PrintWriter stdout, Clock clock, String[] args) {
+    return new CommandLine(new CalibrationMain(stdout, clock, args))
+        .setExecutionExceptionHandler(
+            (e, cmd, parsed) -> {
+              cmd.getErr().println("calibrate: " + e.getMessage());
+              return 2;
+            });
   }
 
   @Override
   public Integer call() throws IOException {
     if (repeats < 1 || repeats > 21) {
-      throw new CommandLine.ParameterException(
-          new CommandLine(this), "--repeats must be in [1, 21]: " + repeats);
+      throw new IllegalArgumentException("--repeats must be in [1, 21]: " + repeats);
     }
     KernelCalibration kernels =
         referenceKernels ? KernelCalibration.REFERENCE : measureMedian(repeats, Ticker.SYSTEM);
