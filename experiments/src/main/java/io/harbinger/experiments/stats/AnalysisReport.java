@@ -205,25 +205,14 @@ public final class AnalysisReport {
   }
 
   private static Observations observations(Map<String, Map<Long, RunMetrics>> byArm) {
-    Map<String, Map<String, Map<String, Double>>> cache = new TreeMap<>();
+    Map<String, Map<String, Map<String, Double>>> table = new TreeMap<>();
     byArm.forEach(
         (arm, seeds) -> {
-          Map<String, Map<String, Double>> perSeed = new TreeMap<>();
+          Map<String, Map<String, Double>> perSeed = new LinkedHashMap<>();
           seeds.forEach((seed, m) -> perSeed.put(Long.toString(seed), m.values()));
-          cache.put(arm, perSeed);
+          table.put(arm, perSeed);
         });
-    return (arm, metric) -> {
-      Map<String, Double> out = new LinkedHashMap<>();
-      cache
-          .getOrDefault(arm, Map.of())
-          .forEach(
-              (seed, values) -> {
-                if (values.containsKey(metric)) {
-                  out.put(seed, values.get(metric));
-                }
-              });
-      return out;
-    };
+    return Observations.of(table);
   }
 
   /**

@@ -201,4 +201,24 @@ class GateTest {
     assertThatThrownBy(() -> new Gate(List.of(p1, p1), BOOT))
         .hasMessage("criterion ids must be unique: [P1, P1]");
   }
+
+  @Test
+  void observationsOf_table_readsPerUnitValuesByArmAndMetric() {
+    Observations table =
+        Observations.of(
+            Map.of(
+                "fifo", Map.of("w0", Map.of("mean", 10.0), "w1", Map.of("mean", 20.0)),
+                "a", Map.of("w0", Map.of("mean", 5.0), "w1", Map.of("mean", 10.0, "p99", 1.0))));
+
+    assertThat(table.values("a", "mean")).containsOnly(Map.entry("w0", 5.0), Map.entry("w1", 10.0));
+    assertThat(table.values("a", "p99")).containsOnly(Map.entry("w1", 1.0));
+    assertThat(table.values("b", "mean")).isEmpty();
+    Verdict v =
+        Gate.evaluate(
+            new Criterion.Improvement("P1", "mean", "a", "fifo", -0.15),
+            table,
+            MovingBlockBootstrap.defaults());
+    assertThat(v.interval().point()).isEqualTo(-0.5);
+    assertThat(v.status()).isEqualTo(Status.PASS);
+  }
 }
