@@ -3,7 +3,9 @@ package io.harbinger.experiments.workload;
 /**
  * Where kernel checksums go, so that the JIT must compute them.
  *
- * <p>Thread-safe: a volatile write per call.
+ * <p>Safe to call from any thread: each call is a volatile read and write. Concurrent calls may
+ * overwrite each other's contribution, which does not matter: the value is never used, only its
+ * computation must happen.
  */
 final class Sink {
 

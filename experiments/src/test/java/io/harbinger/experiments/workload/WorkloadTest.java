@@ -283,11 +283,17 @@ class WorkloadTest {
   }
 
   @Test
-  void payload_derivedFromJob() {
-    Job first = seed11.jobs().get(0);
+  void payload_validJsonDerivedFromJob() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json =
+        new com.fasterxml.jackson.databind.ObjectMapper();
+    for (JobType t : JobType.values()) {
+      Job job = seed11.jobs().stream().filter(j -> j.type() == t).findFirst().orElseThrow();
 
-    assertThat(first.payloadJson())
-        .startsWith("{\"seq\":0,\"job_type\":\"" + first.type().wireName() + "\"")
-        .endsWith("}");
+      var node = json.readTree(job.payloadJson());
+
+      assertThat(node.get("seq").asLong()).isEqualTo(job.seq());
+      assertThat(node.get("job_type").asText()).isEqualTo(t.wireName());
+      assertThat(node.size()).isEqualTo(4);
+    }
   }
 }
