@@ -51,8 +51,9 @@ import java.util.function.ToDoubleFunction;
  * {@code mean_ms}/{@code p50_ms}/{@code p99_ms} medians), {@code deltas} (array of {@code metric},
  * {@code point}, {@code low}, {@code high}, {@code n}, {@code seeds}, {@code values}, {@code
  * unevaluable}), and for compared arms {@code gate} ({@code passed} and {@code criteria}: {@code
- * id}, {@code rule}, {@code status}, {@code point}, {@code low}, {@code high}, {@code reason}).
- * Undefined numbers are null.
+ * id}, {@code arm}, {@code rule}, {@code status}, {@code point}, {@code low}, {@code high}, {@code
+ * reason}); when secondary criteria were given, a top-level {@code secondary} object of the same
+ * shape as {@code gate}. Undefined numbers are null.
  *
  * <p>Instances are immutable once built and thread-safe.
  */
@@ -73,6 +74,7 @@ public final class AnalysisReport {
   private final Map<String, String> baselines;
   private final Map<String, List<MetricDelta>> deltas;
   private final Map<String, GateResult> gates;
+  private final GateResult secondary;
 
   private AnalysisReport(
       Bootstrap bootstrap,
@@ -80,13 +82,15 @@ public final class AnalysisReport {
       Map<String, Map<Long, RunMetrics>> runs,
       Map<String, String> baselines,
       Map<String, List<MetricDelta>> deltas,
-      Map<String, GateResult> gates) {
+      Map<String, GateResult> gates,
+      GateResult secondary) {
     this.bootstrap = bootstrap;
     this.timeScale = timeScale;
     this.runs = runs;
     this.baselines = baselines;
     this.deltas = deltas;
     this.gates = gates;
+    this.secondary = secondary;
   }
 
   /**
@@ -97,7 +101,22 @@ public final class AnalysisReport {
    * @return the analysis
    */
   public static AnalysisReport analyse(List<RunRecord> runs, Bootstrap bootstrap) {
-    return analyseMetrics(runs.stream().map(RunMetrics::of).toList(), bootstrap);
+    return analyseMetrics(runs.stream().map(RunMetrics::of).toList(), bootstrap, List.of());
+  }
+
+  /**
+   * Analyses runs and also judges secondary criteria between any arms (S1 predictive against
+   * static_tuned, S3 shadow within 5% of FIFO, ...), reported beside the per-arm gates.
+   *
+   * @param runs the runs, at most one per (arm, seed), all with the same time scale
+   * @param bootstrap the resampling method for every interval
+   * @param secondaryCriteria criteria over the metric names of {@link RunMetrics#values()}, may be
+   *     empty
+   * @return the analysis
+   */
+  public static AnalysisReport analyse(
+      List<RunRecord> runs, Bootstrap bootstrap, List<Criterion> secondaryCriteria) {
+    return analyseMetrics(runs.stream().map(RunMetrics::of).toList(), bootstrap, secondaryCriteria);
   }
 
   /**
@@ -105,9 +124,11 @@ public final class AnalysisReport {
    *
    * @param metrics the per-run metrics, at most one per (arm, seed), all with the same time scale
    * @param bootstrap the resampling method
+   * @param secondaryCriteria criteria between any arms, judged beside the gates, may be empty
    * @return the analysis
    */
-  public static AnalysisReport analyseMetrics(List<RunMetrics> metrics, Bootstrap bootstrap) {
+  public static AnalysisReport analyseMetrics(
+      List<RunMetrics> metrics, Bootstrap bootstrap, List<Criterion> secondaryCriteria) {
     Objects.requireNonNull(bootstrap, "bootstrap");
     if (metrics.isEmpty()) {
       throw new IllegalArgumentException("an analysis needs at least one run: 0 given");
@@ -149,7 +170,11 @@ public final class AnalysisReport {
       deltas.put(arm, List.copyOf(list));
       gates.put(arm, new Gate(v2Gate(arm, base, scale), bootstrap).evaluate(observations));
     }
-    return new AnalysisReport(bootstrap, scale, byArm, baselines, deltas, gates);
+    GateResult secondary =
+        secondaryCriteria.isEmpty()
+            ? null
+            : new Gate(secondaryCriteria, bootstrap).evaluate(observations);
+    return new AnalysisReport(bootstrap, scale, byArm, baselines, deltas, gates, secondary);
   }
 
   private static MetricDelta delta(
@@ -265,6 +290,15 @@ public final class AnalysisReport {
   }
 
   /**
+   * Returns the verdicts of the secondary criteria.
+   *
+   * @return the verdicts, or null when none were given
+   */
+  public GateResult secondary() {
+    return secondary;
+  }
+
+  /**
    * Returns the median over seeds of one metric of an arm.
    *
    * @param arm the arm
@@ -359,21 +393,30 @@ public final class AnalysisReport {
       if (gate != null) {
         ObjectNode g = a.putObject("gate");
         g.put("passed", gate.passed());
-        ArrayNode criteria = g.putArray("criteria");
-        for (Verdict v : gate.verdicts()) {
-          ObjectNode c = criteria.addObject();
-          c.put("id", v.criterion().id());
-          c.put("rule", v.criterion().rule());
-          c.put("status", v.status().name());
-          putInterval(c, v.interval());
-          c.put("reason", v.reason());
-        }
+        putVerdicts(g.putArray("criteria"), gate);
       }
+    }
+    if (secondary != null) {
+      ObjectNode g = root.putObject("secondary");
+      g.put("passed", secondary.passed());
+      putVerdicts(g.putArray("criteria"), secondary);
     }
     try {
       return mapper.writeValueAsString(root) + "\n";
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("summary.json could not be serialised", e);
+    }
+  }
+
+  private static void putVerdicts(ArrayNode criteria, GateResult gate) {
+    for (Verdict v : gate.verdicts()) {
+      ObjectNode c = criteria.addObject();
+      c.put("id", v.criterion().id());
+      c.put("arm", v.criterion().arm());
+      c.put("rule", v.criterion().rule());
+      c.put("status", v.status().name());
+      putInterval(c, v.interval());
+      c.put("reason", v.reason());
     }
   }
 
@@ -514,24 +557,7 @@ public final class AnalysisReport {
           .append(": gate ")
           .append(gate.passed() ? "PASSED" : "NOT PASSED")
           .append("\n\n");
-      md.append("| criterion | rule | estimate [95% CI] | per seed | verdict |\n");
-      md.append("|---|---|---|---|---|\n");
-      for (Verdict v : gate.verdicts()) {
-        md.append("| ")
-            .append(v.criterion().id())
-            .append(" | ")
-            .append(v.criterion().rule())
-            .append(" | ")
-            .append(v.reason().replace("|", "\\|"))
-            .append(" | ")
-            .append(perSeed(v.pairs()))
-            .append(" | ")
-            .append(
-                v.status() == Verdict.Status.PASS
-                    ? "pass"
-                    : "**" + v.status().name().toLowerCase(Locale.ROOT) + "**")
-            .append(" |\n");
-      }
+      appendVerdicts(md, gate);
       md.append("\nAll headline deltas (relative change; for P99 and export wait, ratio - 1):\n\n");
       md.append("| metric | change [95% CI] | per seed |\n|---|---|---|\n");
       for (MetricDelta d : deltas(arm)) {
@@ -552,10 +578,39 @@ public final class AnalysisReport {
             .append(" |\n");
       }
     }
+    if (secondary != null) {
+      md.append("\n## Secondary criteria: ")
+          .append(secondary.passed() ? "all passed" : "NOT all passed")
+          .append("\n\n");
+      appendVerdicts(md, secondary);
+    }
     md.append("\nCharts: `charts/deltas.svg` (change against FIFO with intervals and per-seed");
     md.append(
         " values), `charts/per-class-<arm>.svg` (per-class P50 and P99, baseline beside arm).\n");
     return md.toString();
+  }
+
+  private static void appendVerdicts(StringBuilder md, GateResult gate) {
+    md.append("| criterion | arm | rule | estimate [95% CI] | per seed | verdict |\n");
+    md.append("|---|---|---|---|---|---|\n");
+    for (Verdict v : gate.verdicts()) {
+      md.append("| ")
+          .append(v.criterion().id())
+          .append(" | ")
+          .append(v.criterion().arm())
+          .append(" | ")
+          .append(v.criterion().rule())
+          .append(" | ")
+          .append(v.reason().replace("|", "\\|"))
+          .append(" | ")
+          .append(perSeed(v.pairs()))
+          .append(" | ")
+          .append(
+              v.status() == Verdict.Status.PASS
+                  ? "pass"
+                  : "**" + v.status().name().toLowerCase(Locale.ROOT) + "**")
+          .append(" |\n");
+    }
   }
 
   private String changeWithRange(String arm, String base, String metric) {

@@ -201,4 +201,30 @@ class AnalysisReportTest {
     assertThat(report.gate("p").verdicts().subList(0, 4))
         .allSatisfy(v -> assertThat(v.status()).isEqualTo(Status.UNEVALUABLE));
   }
+
+  @Test
+  void analyse_secondaryCriteria_judgedBetweenAnyArmsAndReported() throws Exception {
+    List<Criterion> secondary =
+        List.of(
+            new Criterion.WithinRelative("S3", RunMetrics.MEAN_MS, "rabbitmq_fifo", "fifo", 0.05),
+            new Criterion.Reduction("S2", RunMetrics.MEAN_MS, "predictive", "rabbitmq_predictive"),
+            new Criterion.NonInferiority(
+                "S1", RunMetrics.SHORT_P50_MS, "rabbitmq_predictive", "predictive", 0.10));
+
+    AnalysisReport report =
+        AnalysisReport.analyse(runs(), PercentileBootstrap.defaults(), secondary);
+    report.write(dir);
+
+    assertThat(report.secondary().verdicts())
+        .extracting(Verdict::status)
+        .containsExactly(Status.PASS, Status.PASS, Status.FAIL);
+    JsonNode summary = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
+    assertThat(summary.get("secondary").get("passed").asBoolean()).isFalse();
+    assertThat(summary.get("secondary").get("criteria").get(2).get("arm").asText())
+        .isEqualTo("rabbitmq_predictive");
+    assertThat(Files.readString(dir.resolve("report.md")))
+        .contains("## Secondary criteria: NOT all passed")
+        .contains("| S3 | rabbitmq_fifo | mean_ms vs fifo: CI within +-5.0%");
+    assertThat(AnalysisReport.analyse(runs(), PercentileBootstrap.defaults()).secondary()).isNull();
+  }
 }
