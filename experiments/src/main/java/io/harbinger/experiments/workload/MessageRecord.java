@@ -158,6 +158,45 @@ public record MessageRecord(
   }
 
   /**
+   * Creates the record of a message that did not complete.
+   *
+   * @param job the planned job
+   * @param outcome {@link Outcome#DEAD_LETTERED} or {@link Outcome#LOST}
+   * @param submitNanos the submit time
+   * @param firstStartNanos the first attempt's start, or {@link #ABSENT}
+   * @param startNanos the last attempt's start, or {@link #ABSENT}
+   * @param attempts the attempts run
+   * @param handlerMillis the last attempt's handler time, 0 when none ran
+   * @return the record
+   */
+  public static MessageRecord notCompleted(
+      Job job,
+      Outcome outcome,
+      long submitNanos,
+      long firstStartNanos,
+      long startNanos,
+      int attempts,
+      double handlerMillis) {
+    if (outcome == Outcome.COMPLETED) {
+      throw new IllegalArgumentException(
+          "use completed(...) for a completed message: seq " + job.seq());
+    }
+    return new MessageRecord(
+        job.seq(),
+        job.service(),
+        job.type(),
+        job.phase(),
+        job.plannedMillis(),
+        submitNanos,
+        firstStartNanos,
+        startNanos,
+        ABSENT,
+        attempts,
+        handlerMillis,
+        outcome);
+  }
+
+  /**
    * Returns whether the message completed.
    *
    * @return true for {@link Outcome#COMPLETED}

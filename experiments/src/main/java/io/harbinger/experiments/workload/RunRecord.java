@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * @param config the workload configuration (rate and time scale)
  * @param submitErrors publishes that failed, at least 0
  * @param attributes free-form facts of the run (broker version, start time, lookups), may be empty
- * @param messages one record per message, in any order
+ * @param messages one record per message, in any order, sequence numbers unique
  */
 public record RunRecord(
     String arm,
@@ -44,5 +44,17 @@ public record RunRecord(
     }
     attributes = Map.copyOf(new TreeMap<>(attributes));
     messages = List.copyOf(messages);
+    java.util.BitSet seen = new java.util.BitSet();
+    for (MessageRecord m : messages) {
+      if (m.seq() > Integer.MAX_VALUE - 1) {
+        throw new IllegalArgumentException(
+            "seq must be below " + Integer.MAX_VALUE + ": " + m.seq());
+      }
+      if (seen.get((int) m.seq())) {
+        throw new IllegalArgumentException(
+            "seq must be unique within a run: " + m.seq() + " repeats");
+      }
+      seen.set((int) m.seq());
+    }
   }
 }

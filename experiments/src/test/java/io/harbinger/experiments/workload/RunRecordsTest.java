@@ -18,8 +18,9 @@ class RunRecordsTest {
   @TempDir Path dir;
 
   private static RunRecord sample() {
-    Job job =
-        Workload.generate(WorkloadConfig.reference(11), KernelCalibration.REFERENCE).jobs().get(0);
+    List<Job> jobs =
+        Workload.generate(WorkloadConfig.reference(11), KernelCalibration.REFERENCE).jobs();
+    Job job = jobs.get(0);
     MessageRecord ok = MessageRecord.completed(job, 1000, 2000, 2000, 9000, 1, 0.007);
     MessageRecord lost =
         new MessageRecord(
@@ -35,6 +36,8 @@ class RunRecordsTest {
             0,
             0,
             Outcome.LOST);
+    MessageRecord dead =
+        MessageRecord.notCompleted(jobs.get(2), Outcome.DEAD_LETTERED, 1000, 2000, 4000, 4, 1500);
     return new RunRecord(
         "rabbitmq_fifo",
         11,
@@ -42,7 +45,7 @@ class RunRecordsTest {
         WorkloadConfig.reference(11).withTimeScale(10),
         2,
         Map.of("broker", "rabbitmq 3.10.8"),
-        List.of(ok, lost));
+        List.of(ok, lost, dead));
   }
 
   @Test
@@ -95,9 +98,9 @@ class RunRecordsTest {
     assertThatThrownBy(() -> RunRecords.read(dir))
         .hasMessageEndingWith("handlers must be cpu or sleep: gpu");
 
-    Files.writeString(runJson, good.replace("\"messages\" : 2", "\"messages\" : 3"));
+    Files.writeString(runJson, good.replace("\"messages\" : 3", "\"messages\" : 4"));
     assertThatThrownBy(() -> RunRecords.read(dir))
-        .hasMessageEndingWith("messages says 3 but messages.tsv has 2 rows");
+        .hasMessageEndingWith("messages says 4 but messages.tsv has 3 rows");
   }
 
   @Test
@@ -169,5 +172,21 @@ class RunRecordsTest {
                     Map.of(),
                     List.of()))
         .hasMessage("arm must be 1-64 letters, digits, '_', '-' or '.': 'bad arm'");
+    Job job =
+        Workload.generate(WorkloadConfig.reference(11), KernelCalibration.REFERENCE).jobs().get(0);
+    assertThatThrownBy(() -> MessageRecord.notCompleted(job, Outcome.COMPLETED, 0, 0, 0, 1, 1))
+        .hasMessage("use completed(...) for a completed message: seq 0");
+    MessageRecord lost = MessageRecord.notCompleted(job, Outcome.LOST, 0, -1, -1, 0, 0);
+    assertThatThrownBy(
+            () ->
+                new RunRecord(
+                    "fifo",
+                    11,
+                    HandlerMode.CPU,
+                    WorkloadConfig.reference(11),
+                    0,
+                    Map.of(),
+                    List.of(lost, lost)))
+        .hasMessage("seq must be unique within a run: 0 repeats");
   }
 }
