@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.TreeMap;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -266,7 +268,7 @@ public final class AnalysisReport {
    * @return seed to run metrics, empty for an unknown arm
    */
   public Map<Long, RunMetrics> runs(String arm) {
-    return java.util.Collections.unmodifiableMap(runs.getOrDefault(arm, Map.of()));
+    return Collections.unmodifiableMap(runs.getOrDefault(arm, Map.of()));
   }
 
   /**
@@ -751,7 +753,7 @@ public final class AnalysisReport {
       hi += span * 0.05;
       double fLo = lo;
       double fSpan = hi - lo;
-      java.util.function.DoubleUnaryOperator x = v -> x0 + (v - fLo) / fSpan * (x1 - x0);
+      DoubleUnaryOperator x = v -> x0 + (v - fLo) / fSpan * (x1 - x0);
       svg.text((x0 + x1) / 2, top - 18, titles.get(p), "middle", 12);
       double bottom = top + arms.size() * rowHeight;
       svg.line(x.applyAsDouble(0), top - 6, x.applyAsDouble(0), bottom, "#444444", 1);
@@ -852,7 +854,7 @@ public final class AnalysisReport {
             + " (blue); bar = P50, whisker up to P99; log scale",
         "start",
         13);
-    java.util.function.DoubleUnaryOperator y =
+    DoubleUnaryOperator y =
         v -> top + plotHeight - (Math.log10(v) - decadeLo) / (decadeHi - decadeLo) * plotHeight;
     double bottom = top + plotHeight;
     for (double d = decadeLo; d <= decadeHi; d++) {

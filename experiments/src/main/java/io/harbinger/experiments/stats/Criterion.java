@@ -1,6 +1,7 @@
 package io.harbinger.experiments.stats;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.OptionalDouble;
 
@@ -50,7 +51,7 @@ public sealed interface Criterion {
   }
 
   private static String percent(double fraction) {
-    return String.format(java.util.Locale.ROOT, "%+.1f%%", fraction * 100);
+    return String.format(Locale.ROOT, "%+.1f%%", fraction * 100);
   }
 
   /** A criterion judged on paired per-unit values of one metric. */

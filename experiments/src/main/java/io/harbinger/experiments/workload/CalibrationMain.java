@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.harbinger.predictor.Ticker;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -77,7 +79,7 @@ public final class CalibrationMain implements Callable<Integer> {
    * @param args command-line options; {@code --help} lists them
    */
   public static void main(String[] args) {
-    PrintWriter stdout = new PrintWriter(System.out, true, java.nio.charset.StandardCharsets.UTF_8);
+    PrintWriter stdout = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
     System.exit(command(stdout, Clock.systemUTC(), args).execute(args));
   }
 
@@ -127,7 +129,7 @@ public final class CalibrationMain implements Callable<Integer> {
     }
     double[] median = new double[5];
     for (int i = 0; i < 5; i++) {
-      java.util.Arrays.sort(runs[i]);
+      Arrays.sort(runs[i]);
       median[i] = runs[i][repeats / 2];
     }
     return new KernelCalibration(median[0], median[1], median[2], median[3], median[4]);

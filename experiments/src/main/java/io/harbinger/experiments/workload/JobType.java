@@ -1,5 +1,6 @@
 package io.harbinger.experiments.workload;
 
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
@@ -125,7 +126,7 @@ public enum JobType {
    * @return the lower-case name, such as {@code send_order_email}
    */
   public String wireName() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /**

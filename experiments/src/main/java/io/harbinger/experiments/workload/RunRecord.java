@@ -1,5 +1,6 @@
 package io.harbinger.experiments.workload;
 
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,7 +45,7 @@ public record RunRecord(
     }
     attributes = Map.copyOf(new TreeMap<>(attributes));
     messages = List.copyOf(messages);
-    java.util.BitSet seen = new java.util.BitSet();
+    BitSet seen = new BitSet();
     for (MessageRecord m : messages) {
       if (m.seq() > Integer.MAX_VALUE - 1) {
         throw new IllegalArgumentException(
