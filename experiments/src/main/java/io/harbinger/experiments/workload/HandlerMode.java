@@ -1,0 +1,128 @@
+package io.harbinger.experiments.workload;
+
+import io.harbinger.predictor.Ticker;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * How handlers spend a job's planned time: {@code cpu} does the real kernels plus the simulated I/O
+ * sleeps, {@code sleep} sleeps the planned duration.
+ *
+ * <p>Implementation notes: harbinger-reference section 4.1. In both modes the first attempt of a
+ * failing webhook waits its timeout (1500 ms before time scaling) and fails; the retry succeeds.
+ * The CPU mode contends for cores like the reference's handlers; the sleep mode removes CPU
+ * contention, as the paper's trace replay does (seed paper section 4).
+ */
+public enum HandlerMode {
+  /** Real CPU kernels plus I/O sleeps. */
+  CPU,
+  /** Sleep the planned duration. */
+  SLEEP;
+
+  /**
+   * Creates a handler of this mode.
+   *
+   * @param sleeper what sleeps for simulated I/O
+   * @param ticker what times each attempt
+   * @return the handler
+   */
+  public Handler create(Sleeper sleeper, Ticker ticker) {
+    Objects.requireNonNull(sleeper, "sleeper");
+    Objects.requireNonNull(ticker, "ticker");
+    return switch (this) {
+      case CPU -> new CpuHandler(sleeper, ticker);
+      case SLEEP -> new SleepHandler(sleeper, ticker);
+    };
+  }
+
+  /**
+   * Returns the command-line name.
+   *
+   * @return {@code cpu} or {@code sleep}
+   */
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Parses a command-line name.
+   *
+   * @param name {@code cpu} or {@code sleep}
+   * @return the mode
+   */
+  public static HandlerMode fromWireName(String name) {
+    for (HandlerMode m : values()) {
+      if (m.wireName().equals(name)) {
+        return m;
+      }
+    }
+    throw new IllegalArgumentException("handlers must be cpu or sleep: " + name);
+  }
+
+  static long millisToNanos(double millis) {
+    return Math.round(millis * 1e6);
+  }
+
+  /** Real kernels plus sleeps. */
+  private static final class CpuHandler implements Handler {
+    private final Sleeper sleeper;
+    private final Ticker ticker;
+
+    CpuHandler(Sleeper sleeper, Ticker ticker) {
+      this.sleeper = sleeper;
+      this.ticker = ticker;
+    }
+
+    @Override
+    public AttemptResult handle(Job job, int attempt) throws InterruptedException {
+      checkAttempt(attempt);
+      long start = ticker.nanos();
+      if (attempt == 1 && job.failsFirstAttempt()) {
+        sleeper.sleep(millisToNanos(job.failedAttemptMillis()));
+        return new AttemptResult(false, Math.max(0, ticker.nanos() - start));
+      }
+      Sink.consume(job.type().kernel().run(job.units(), job.seq()));
+      sleeper.sleep(millisToNanos(job.sleepMillis()));
+      return new AttemptResult(true, Math.max(0, ticker.nanos() - start));
+    }
+
+    @Override
+    public String toString() {
+      return "cpu";
+    }
+  }
+
+  /** Sleeps the planned duration. */
+  private static final class SleepHandler implements Handler {
+    private final Sleeper sleeper;
+    private final Ticker ticker;
+
+    SleepHandler(Sleeper sleeper, Ticker ticker) {
+      this.sleeper = sleeper;
+      this.ticker = ticker;
+    }
+
+    @Override
+    public AttemptResult handle(Job job, int attempt) throws InterruptedException {
+      checkAttempt(attempt);
+      long start = ticker.nanos();
+      if (attempt == 1 && job.failsFirstAttempt()) {
+        sleeper.sleep(millisToNanos(job.failedAttemptMillis()));
+        return new AttemptResult(false, Math.max(0, ticker.nanos() - start));
+      }
+      sleeper.sleep(millisToNanos(job.cpuMillis() + job.sleepMillis()));
+      return new AttemptResult(true, Math.max(0, ticker.nanos() - start));
+    }
+
+    @Override
+    public String toString() {
+      return "sleep";
+    }
+  }
+
+  private static void checkAttempt(int attempt) {
+    if (attempt < 1) {
+      throw new IllegalArgumentException("attempt must be at least 1: " + attempt);
+    }
+  }
+}
