@@ -108,9 +108,12 @@ public final class BrokerServer implements AutoCloseable {
     server.awaitTermination();
   }
 
-  /** Shuts down: stop accepting calls, wait up to 30 s for running calls, then cancel them. */
+  /**
+   * Shuts down: stop accepting calls, wait up to 30 s for running calls, then cancel them. An
+   * interrupt cancels the calls at once and is kept on the thread.
+   */
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     health.enterTerminalState();
     timers.shutdownNow();
     server.shutdown();
@@ -121,7 +124,7 @@ public final class BrokerServer implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       server.shutdownNow();
-      throw e;
+      Thread.currentThread().interrupt();
     }
   }
 }

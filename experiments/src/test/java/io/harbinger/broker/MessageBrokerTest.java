@@ -7,6 +7,7 @@ import com.google.protobuf.ByteString;
 import io.harbinger.broker.sched.Policy;
 import io.harbinger.broker.sched.SchedulerConfig;
 import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.KeyStats;
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
@@ -62,10 +63,7 @@ class MessageBrokerTest {
   }
 
   private long observations(String jobType) {
-    return predictor
-        .keyStats(Keys.of(producer, jobType))
-        .map(s -> (long) s.observations())
-        .orElse(0L);
+    return predictor.keyStats(Keys.of(producer, jobType)).map(KeyStats::observations).orElse(0L);
   }
 
   @Test
