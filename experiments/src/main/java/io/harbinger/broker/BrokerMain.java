@@ -212,7 +212,9 @@ public final class BrokerMain implements Callable<Integer> {
             : null;
     MessageBroker broker = new MessageBroker(config, predictor, Ticker.SYSTEM);
     BrokerServer server =
-        new BrokerServer(NettyServerBuilder.forAddress(new InetSocketAddress(bind, port)), broker)
+        new BrokerServer(
+                NettyServerBuilder.forAddress(new InetSocketAddress(bind, port)).directExecutor(),
+                broker)
             .start();
     LOG.info(
         "harbinger broker listening on {}:{} (policy {}, {} levels, {} selection, {} aging, lease {})",

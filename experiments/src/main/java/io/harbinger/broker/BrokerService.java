@@ -1,9 +1,9 @@
 package io.harbinger.broker;
 
 import com.google.protobuf.ByteString;
-import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.harbinger.proto.v1.AckRequest;
 import io.harbinger.proto.v1.AckResponse;
@@ -30,7 +30,10 @@ import java.util.concurrent.TimeUnit;
  * The gRPC face of a {@link MessageBroker}: translates requests, and maps every refusal to its
  * status code in one place ({@link #toStatus}).
  *
- * <p>Thread-safe; Pull blocks its server thread for at most the broker's maximum wait.
+ * <p>Thread-safe, and no handler blocks: a Pull with nothing to deliver is parked in the broker
+ * ({@link MessageBroker#pullAsync}) and answered by the thread that makes a message available, or
+ * by the broker's maintenance when it times out. The server may therefore run handlers on its
+ * transport threads ({@code directExecutor()}).
  */
 final class BrokerService extends BrokerGrpc.BrokerImplBase {
 
@@ -115,26 +118,59 @@ final class BrokerService extends BrokerGrpc.BrokerImplBase {
 
   @Override
   public void pull(PullRequest request, StreamObserver<PullResponse> observer) {
-    Context context = Context.current();
-    answer(
-        observer,
-        () -> {
-          Delivered d =
-              broker.pull(request.getConsumerId(), request.getTimeoutMs(), context::isCancelled);
-          if (d == null) {
-            return PullResponse.newBuilder().setTimedOut(true).build();
+    ServerCallStreamObserver<PullResponse> call = (ServerCallStreamObserver<PullResponse>) observer;
+    PullWaiter waiter =
+        new PullWaiter() {
+          @Override
+          public void deliver(Delivered d) {
+            respond(call, toResponse(d));
           }
-          return PullResponse.newBuilder()
-              .setMessage(
-                  PulledMessage.newBuilder()
-                      .setMessageId(d.messageId())
-                      .setPayload(d.payload())
-                      .putAllHeaders(d.headers())
-                      .setAttemptToken(d.attemptToken())
-                      .setLeaseDurationMs(d.leaseMillis())
-                      .setDeliveryCount(d.deliveryCount()))
-              .build();
-        });
+
+          @Override
+          public void timedOut() {
+            respond(call, TIMED_OUT);
+          }
+
+          @Override
+          public boolean isCancelled() {
+            return call.isCancelled();
+          }
+        };
+    call.setOnCancelHandler(() -> broker.cancel(waiter));
+    try {
+      broker.pullAsync(request.getConsumerId(), request.getTimeoutMs(), waiter);
+    } catch (BrokerException e) {
+      call.onError(toStatus(e));
+    }
+  }
+
+  private static final PullResponse TIMED_OUT = PullResponse.newBuilder().setTimedOut(true).build();
+
+  private static void respond(ServerCallStreamObserver<PullResponse> call, PullResponse response) {
+    synchronized (call) {
+      if (call.isCancelled()) {
+        return;
+      }
+      try {
+        call.onNext(response);
+        call.onCompleted();
+      } catch (IllegalStateException | StatusRuntimeException e) {
+        // the call ended meanwhile; a delivery it carried is recovered by its lease
+      }
+    }
+  }
+
+  private static PullResponse toResponse(Delivered d) {
+    return PullResponse.newBuilder()
+        .setMessage(
+            PulledMessage.newBuilder()
+                .setMessageId(d.messageId())
+                .setPayload(d.payload())
+                .putAllHeaders(d.headers())
+                .setAttemptToken(d.attemptToken())
+                .setLeaseDurationMs(d.leaseMillis())
+                .setDeliveryCount(d.deliveryCount()))
+        .build();
   }
 
   @Override

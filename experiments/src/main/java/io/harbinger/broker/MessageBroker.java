@@ -88,6 +88,10 @@ public final class MessageBroker {
 
   private record Settled(Op op, String consumerId, String messageId, long atNanos) {}
 
+  private record Waiting(PullWaiter waiter, String consumerId, long giveUpAtNanos) {}
+
+  private record Handoff(PullWaiter waiter, Delivered delivery) {}
+
   private final BrokerConfig config;
   private final Ticker ticker;
   private final Scheduler scheduler;
@@ -106,6 +110,7 @@ public final class MessageBroker {
   private final PriorityQueue<StoredMessage> ttlQueue =
       new PriorityQueue<>((a, b) -> Long.compare(a.expiresAtNanos(), b.expiresAtNanos()));
   private final ArrayDeque<DeadLetter> deadLetters = new ArrayDeque<>();
+  private final ArrayDeque<Waiting> waiters = new ArrayDeque<>();
   private Delivery leaseHead;
   private Delivery leaseTail;
   private long sequence;
@@ -217,6 +222,7 @@ public final class MessageBroker {
     Map<String, String> stored = new HashMap<>(headers);
     stored.put(PRODUCER_HEADER, producerId);
     String id;
+    List<Handoff> handoffs;
     lock.lock();
     try {
       id = "m-" + instance + "-" + (++sequence);
@@ -242,10 +248,11 @@ public final class MessageBroker {
       }
       messages.put(id, message);
       submitted++;
-      available.signal();
+      handoffs = serveWaiters(ticker.nanos());
     } finally {
       lock.unlock();
     }
+    complete(handoffs);
     return id;
   }
 
@@ -430,6 +437,7 @@ public final class MessageBroker {
     }
     StoredMessage learnFrom = null;
     List<StoredMessage> censored = null;
+    List<Handoff> handoffs = null;
     lock.lock();
     try {
       long now = ticker.nanos();
@@ -463,6 +471,7 @@ public final class MessageBroker {
       if (now >= delivery.deadlineNanos) {
         censored = new ArrayList<>(1);
         expire(delivery, now, censored);
+        handoffs = serveWaiters(now);
         throw BrokerException.precondition("Delivery lease expired: " + token);
       }
       endDelivery(delivery);
@@ -483,9 +492,11 @@ public final class MessageBroker {
       } else {
         nacks++;
         fail(message, reason == null || reason.isEmpty() ? "nack" : truncate(reason), now);
+        handoffs = serveWaiters(now);
       }
     } finally {
       lock.unlock();
+      complete(handoffs);
       learnCensored(censored);
     }
     if (learnFrom != null) {
@@ -651,15 +662,127 @@ public final class MessageBroker {
    */
   public void maintain() {
     List<StoredMessage> censored;
+    List<Handoff> handoffs;
+    List<PullWaiter> expired = new ArrayList<>();
     lock.lock();
     try {
       long now = ticker.nanos();
       censored = expireLeases(now, null);
       expireTtls(now);
+      handoffs = serveWaiters(now);
+      long realNow = System.nanoTime();
+      Iterator<Waiting> it = waiters.iterator();
+      while (it.hasNext()) {
+        Waiting w = it.next();
+        if (w.waiter.isCancelled() || realNow - w.giveUpAtNanos >= 0) {
+          it.remove();
+          expired.add(w.waiter);
+        }
+      }
     } finally {
       lock.unlock();
     }
+    complete(handoffs);
+    for (PullWaiter w : expired) {
+      w.timedOut();
+    }
     learnCensored(censored);
+  }
+
+  /**
+   * Pulls without blocking a thread: delivers at once when a message is waiting, otherwise parks
+   * the waiter until a message arrives (it is then delivered by the thread that made it available)
+   * or until its timeout passes (noticed by {@link #maintain}, so up to 100 ms late when the server
+   * runs it every 100 ms).
+   *
+   * @param consumerId a registered consumer's id
+   * @param timeoutMillis how long to wait; 0 for the maximum wait, capped at it, never negative
+   * @param waiter receives the delivery or the timeout, outside the broker's lock
+   * @throws BrokerException PERMISSION_DENIED for an unregistered consumer, INVALID_ARGUMENT for a
+   *     negative timeout
+   */
+  public void pullAsync(String consumerId, long timeoutMillis, PullWaiter waiter) {
+    requireRegistered(consumers, consumerId, "consumer");
+    if (timeoutMillis < 0) {
+      throw BrokerException.invalid("timeout_ms must not be negative: " + timeoutMillis);
+    }
+    long maxWaitNanos = config.maxPullWait().toNanos();
+    long waitNanos =
+        timeoutMillis == 0
+            ? maxWaitNanos
+            : Math.min(maxWaitNanos, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+    Delivered delivered = null;
+    List<StoredMessage> censored;
+    List<Handoff> handoffs = null;
+    lock.lock();
+    try {
+      long now = ticker.nanos();
+      censored = expireLeases(now, null);
+      if (censored != null) {
+        handoffs = serveWaiters(now);
+      }
+      StoredMessage message = nextLive(now);
+      if (message != null) {
+        delivered = deliver(message, consumerId, now);
+      } else {
+        waiters.addLast(new Waiting(waiter, consumerId, System.nanoTime() + waitNanos));
+      }
+    } finally {
+      lock.unlock();
+    }
+    complete(handoffs);
+    learnCensored(censored);
+    if (delivered != null) {
+      waiter.deliver(delivered);
+    }
+  }
+
+  /**
+   * Withdraws a parked waiter (its caller went away).
+   *
+   * @param waiter the waiter
+   * @return true when it was still parked; it is then told nothing more
+   */
+  public boolean cancel(PullWaiter waiter) {
+    lock.lock();
+    try {
+      return waiters.removeIf(w -> w.waiter == waiter);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Hands waiting messages to parked waiters, in arrival order of the waiters. Under the lock. */
+  private List<Handoff> serveWaiters(long now) {
+    List<Handoff> out = null;
+    while (!waiters.isEmpty()) {
+      Waiting w = waiters.peekFirst();
+      if (w.waiter.isCancelled()) {
+        waiters.pollFirst();
+        continue;
+      }
+      StoredMessage message = nextLive(now);
+      if (message == null) {
+        break;
+      }
+      waiters.pollFirst();
+      if (out == null) {
+        out = new ArrayList<>(2);
+      }
+      out.add(new Handoff(w.waiter, deliver(message, w.consumerId, now)));
+    }
+    if (waiters.isEmpty() && scheduler.size() > 0) {
+      available.signal();
+    }
+    return out;
+  }
+
+  private static void complete(List<Handoff> handoffs) {
+    if (handoffs != null) {
+      for (Handoff h : handoffs) {
+        h.waiter.deliver(h.delivery);
+      }
+    }
   }
 
   /**

@@ -312,4 +312,86 @@ class MessageBrokerTest {
     assertThat(broker.age()).isEqualTo(1);
     assertThat(broker.stats().promoted()).isEqualTo(1);
   }
+
+  private static final class RecordingWaiter implements PullWaiter {
+    final java.util.List<Delivered> delivered = new java.util.ArrayList<>();
+    int timeouts;
+    boolean cancelled;
+
+    @Override
+    public void deliver(Delivered delivery) {
+      delivered.add(delivery);
+    }
+
+    @Override
+    public void timedOut() {
+      timeouts++;
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return cancelled;
+    }
+  }
+
+  @Test
+  void pullAsync_parkedWaiter_getsTheNextSubmittedMessage() {
+    RecordingWaiter waiter = new RecordingWaiter();
+    broker.pullAsync(consumer, 5_000, waiter);
+    assertThat(waiter.delivered).isEmpty();
+
+    String id = submit("x");
+
+    assertThat(waiter.delivered).extracting(Delivered::messageId).containsExactly(id);
+    assertThat(broker.stats().inFlight()).isEqualTo(1);
+  }
+
+  @Test
+  void pullAsync_messageWaiting_isDeliveredAtOnce() {
+    String id = submit("x");
+    RecordingWaiter waiter = new RecordingWaiter();
+    broker.pullAsync(consumer, 5_000, waiter);
+    assertThat(waiter.delivered).extracting(Delivered::messageId).containsExactly(id);
+  }
+
+  @Test
+  void pullAsync_timeoutPassed_isToldByMaintenance() {
+    RecordingWaiter waiter = new RecordingWaiter();
+    broker.pullAsync(consumer, 1, waiter);
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(5))
+        .until(
+            () -> {
+              broker.maintain();
+              return waiter.timeouts == 1;
+            });
+    submit("x");
+    assertThat(waiter.delivered).isEmpty();
+  }
+
+  @Test
+  void pullAsync_cancelledWaiter_getsNothingAndMessageStaysQueued() {
+    RecordingWaiter gone = new RecordingWaiter();
+    RecordingWaiter withdrawn = new RecordingWaiter();
+    broker.pullAsync(consumer, 5_000, gone);
+    broker.pullAsync(consumer, 5_000, withdrawn);
+    gone.cancelled = true;
+    assertThat(broker.cancel(withdrawn)).isTrue();
+
+    submit("x");
+
+    assertThat(gone.delivered).isEmpty();
+    assertThat(withdrawn.delivered).isEmpty();
+    assertThat(broker.stats().queued()).isEqualTo(1);
+  }
+
+  @Test
+  void pullAsync_nackedMessage_goesToParkedWaiter() throws Exception {
+    String id = submit("x");
+    Delivered first = pull();
+    RecordingWaiter waiter = new RecordingWaiter();
+    broker.pullAsync(consumer, 5_000, waiter);
+    broker.nack(consumer, id, first.attemptToken(), 0, "again");
+    assertThat(waiter.delivered).extracting(Delivered::deliveryCount).containsExactly(2);
+  }
 }
