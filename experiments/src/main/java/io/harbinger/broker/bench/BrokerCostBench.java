@@ -64,14 +64,21 @@ public final class BrokerCostBench implements Callable<Integer> {
   @Option(
       names = "--rates",
       split = ",",
-      description = "Offered rates in messages/s for the latency phases (default: 1000,4000).")
-  List<Integer> rates = List.of(1000, 4000);
+      description = "Offered rates in messages/s for the latency phases (default: 500,1000).")
+  List<Integer> rates = List.of(500, 1000);
 
   @Option(
       names = "--systems",
       split = ",",
       description = "Systems to run, in order (default: harbinger,rabbitmq,redis).")
   List<String> systems = List.of("harbinger", "rabbitmq", "redis");
+
+  @Option(
+      names = "--prime-seconds",
+      description =
+          "Untimed peak load per system before its phases, so JIT-compiled code is measured"
+              + " (default: ${DEFAULT-VALUE}).")
+  int primeSeconds = 10;
 
   @Option(
       names = "--window",
@@ -110,6 +117,22 @@ public final class BrokerCostBench implements Callable<Integer> {
     String runId = "harbinger-bench-" + Long.toString(System.nanoTime(), 36);
     List<Result> results = new ArrayList<>();
     for (String system : systems) {
+      if (primeSeconds > 0) {
+        try (Transport transport = open(system, runId + "-prime")) {
+          int measured = seconds;
+          int warm = warmupSeconds;
+          seconds = primeSeconds;
+          warmupSeconds = 0;
+          try {
+            Result r = peak(transport);
+            System.err.printf(
+                Locale.ROOT, "%-9s prime      delivered %9.0f/s%n", system, r.deliveredPerSecond);
+          } finally {
+            seconds = measured;
+            warmupSeconds = warm;
+          }
+        }
+      }
       List<String> phases = new ArrayList<>();
       phases.add("peak");
       rates.forEach(r -> phases.add("rate-" + r));
@@ -336,11 +359,13 @@ public final class BrokerCostBench implements Callable<Integer> {
       md.printf(
           Locale.ROOT,
           "# Broker cost (%s)%n%n%d producers, %d consumers, %d-byte payloads, empty handlers,"
-              + " loopback; %d s warm-up and %d s measured per phase.%n%n",
+              + " loopback; each system primed for %d s, then %d s warm-up and %d s measured per"
+              + " phase.%n%n",
           Instant.now(),
           producers,
           consumers,
           payloadBytes,
+          primeSeconds,
           warmupSeconds,
           seconds);
       md.println("| system | phase | offered/s | delivered/s | samples | P50 (us) | P99 (us) |");
