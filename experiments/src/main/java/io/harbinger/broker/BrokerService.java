@@ -8,6 +8,8 @@ import io.grpc.stub.StreamObserver;
 import io.harbinger.proto.v1.AckRequest;
 import io.harbinger.proto.v1.AckResponse;
 import io.harbinger.proto.v1.BrokerGrpc;
+import io.harbinger.proto.v1.ConsumeRequest;
+import io.harbinger.proto.v1.ConsumeResponse;
 import io.harbinger.proto.v1.DlqEntry;
 import io.harbinger.proto.v1.DlqReason;
 import io.harbinger.proto.v1.InspectDlqRequest;
@@ -161,16 +163,60 @@ final class BrokerService extends BrokerGrpc.BrokerImplBase {
   }
 
   private static PullResponse toResponse(Delivered d) {
-    return PullResponse.newBuilder()
-        .setMessage(
-            PulledMessage.newBuilder()
-                .setMessageId(d.messageId())
-                .setPayload(d.payload())
-                .putAllHeaders(d.headers())
-                .setAttemptToken(d.attemptToken())
-                .setLeaseDurationMs(d.leaseMillis())
-                .setDeliveryCount(d.deliveryCount()))
+    return PullResponse.newBuilder().setMessage(toMessage(d)).build();
+  }
+
+  static PulledMessage toMessage(Delivered d) {
+    return PulledMessage.newBuilder()
+        .setMessageId(d.messageId())
+        .setPayload(d.payload())
+        .putAllHeaders(d.headers())
+        .setAttemptToken(d.attemptToken())
+        .setLeaseDurationMs(d.leaseMillis())
+        .setDeliveryCount(d.deliveryCount())
         .build();
+  }
+
+  @Override
+  public StreamObserver<SubmitRequest> submitStream(StreamObserver<SubmitResponse> observer) {
+    return new StreamObserver<>() {
+      private boolean failed;
+
+      @Override
+      public void onNext(SubmitRequest request) {
+        if (failed) {
+          return;
+        }
+        try {
+          OptionalLong ttl =
+              request.hasTtlMs() ? OptionalLong.of(request.getTtlMs()) : OptionalLong.empty();
+          String id =
+              broker.submit(
+                  request.getProducerId(), request.getPayload(), request.getHeadersMap(), ttl);
+          observer.onNext(SubmitResponse.newBuilder().setMessageId(id).build());
+        } catch (BrokerException e) {
+          failed = true;
+          observer.onError(toStatus(e));
+        }
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        failed = true;
+      }
+
+      @Override
+      public void onCompleted() {
+        if (!failed) {
+          observer.onCompleted();
+        }
+      }
+    };
+  }
+
+  @Override
+  public StreamObserver<ConsumeRequest> consume(StreamObserver<ConsumeResponse> observer) {
+    return new ConsumeSession(broker, (ServerCallStreamObserver<ConsumeResponse>) observer);
   }
 
   @Override

@@ -169,6 +169,16 @@ public final class MessageBroker {
   }
 
   /**
+   * Returns whether an id belongs to a registered consumer.
+   *
+   * @param consumerId the id
+   * @return true when registered
+   */
+  public boolean isConsumer(String consumerId) {
+    return consumerId != null && consumers.contains(consumerId);
+  }
+
+  /**
    * Registers a consumer.
    *
    * @return its id

@@ -333,4 +333,100 @@ class BrokerServerTest {
       pool.awaitTermination(10, TimeUnit.SECONDS);
     }
   }
+
+  @Test
+  void streams_submitAndConsumeWithCredit_everyMessageCompletedOnce() throws Exception {
+    start(BrokerConfig.defaults());
+    BrokerProducer producer = BrokerProducer.register(channel);
+    BrokerConsumer consumer = BrokerConsumer.register(channel);
+    int count = 500;
+    try (BrokerProducer.SubmitStream stream = producer.openStream(64)) {
+      for (int i = 0; i < count; i++) {
+        stream.submit(ByteString.copyFromUtf8("m" + i), Map.of("x-job-type", "t"));
+      }
+    }
+    assertThat(server.broker().stats().submitted()).isEqualTo(count);
+    Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+    AtomicBoolean running = new AtomicBoolean(true);
+    Thread t =
+        Thread.ofPlatform()
+            .start(
+                () ->
+                    consumer.consumeStream(
+                        m -> {
+                          String body = m.getPayload().toStringUtf8();
+                          int runs =
+                              seen.computeIfAbsent(body, b -> new AtomicInteger())
+                                  .incrementAndGet();
+                          // every tenth message fails once and comes back
+                          return !(body.endsWith("0") && runs == 1);
+                        },
+                        running::get,
+                        4));
+    try {
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> server.broker().stats().completed() == count);
+    } finally {
+      running.set(false);
+      t.join(5_000);
+    }
+    BrokerStats stats = server.broker().stats();
+    assertThat(stats.nacks()).isEqualTo(count / 10);
+    assertThat(stats.deliveries()).isEqualTo(count + count / 10);
+    assertThat(seen).hasSize(count);
+    assertThat(stats.inFlight()).isZero();
+  }
+
+  @Test
+  void consume_unregisteredConsumer_endsWithPermissionDenied() throws Exception {
+    start(BrokerConfig.defaults());
+    BrokerConsumer registered = BrokerConsumer.register(channel);
+    java.util.concurrent.CompletableFuture<Throwable> ended =
+        new java.util.concurrent.CompletableFuture<>();
+    io.grpc.stub.StreamObserver<io.harbinger.proto.v1.ConsumeRequest> requests =
+        BrokerGrpc.newStub(channel)
+            .consume(
+                new io.grpc.stub.StreamObserver<>() {
+                  @Override
+                  public void onNext(io.harbinger.proto.v1.ConsumeResponse value) {}
+
+                  @Override
+                  public void onError(Throwable t) {
+                    ended.complete(t);
+                  }
+
+                  @Override
+                  public void onCompleted() {
+                    ended.complete(null);
+                  }
+                });
+    requests.onNext(
+        io.harbinger.proto.v1.ConsumeRequest.newBuilder()
+            .setConsumerId("c-forged")
+            .setCredit(1)
+            .build());
+    Throwable t = ended.get(10, TimeUnit.SECONDS);
+    assertThat(Status.fromThrowable(t).getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+    assertThat(registered.consumerId()).isNotEqualTo("c-forged");
+  }
+
+  @Test
+  void submitStream_refusedMessage_endsTheStreamWithItsStatus() throws Exception {
+    start(BrokerConfig.defaults());
+    BrokerProducer producer = BrokerProducer.register(channel);
+    BrokerProducer.SubmitStream stream = producer.openStream(1);
+    stream.submit(ByteString.EMPTY, Map.of("x-size-hint", "lots"));
+    assertStatus(
+        () -> {
+          try {
+            stream.close();
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+        },
+        Status.Code.INVALID_ARGUMENT,
+        "x-size-hint must be a non-negative integer: lots");
+    assertThat(server.broker().stats().submitted()).isZero();
+  }
 }

@@ -50,12 +50,15 @@ public final class BrokerConsumer {
   private static final long PULL_ERROR_BACKOFF_MILLIS = 200;
 
   private final BrokerGrpc.BrokerBlockingStub stub;
+  private final Channel channel;
   private final String consumerId;
   private final Ticker ticker;
   private final AtomicLong leasesLost = new AtomicLong();
   private final AtomicLong settled = new AtomicLong();
 
-  private BrokerConsumer(BrokerGrpc.BrokerBlockingStub stub, String consumerId, Ticker ticker) {
+  private BrokerConsumer(
+      Channel channel, BrokerGrpc.BrokerBlockingStub stub, String consumerId, Ticker ticker) {
+    this.channel = channel;
     this.stub = stub;
     this.consumerId = consumerId;
     this.ticker = ticker;
@@ -85,7 +88,7 @@ public final class BrokerConsumer {
         stub.withDeadlineAfter(CALL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
             .registerConsumer(RegisterConsumerRequest.getDefaultInstance())
             .getConsumerId();
-    return new BrokerConsumer(stub, id, ticker);
+    return new BrokerConsumer(channel, stub, id, ticker);
   }
 
   /** Returns the id the broker assigned. */
@@ -230,6 +233,111 @@ public final class BrokerConsumer {
         nack(message, handlerNanos, reason);
       }
       handled++;
+    }
+    return handled;
+  }
+
+  /**
+   * Consumes over one Consume stream with a prefetch (credit) until told to stop: each delivery is
+   * handled on the calling thread, timed, and settled on the stream together with one unit of new
+   * credit, so at most {@code prefetch} deliveries are unsettled at a time (like AMQP's basic.qos).
+   * A settlement the broker refuses with FAILED_PRECONDITION counts in {@link #leasesLost}.
+   *
+   * @param handler the handler
+   * @param running checked between deliveries (at least every 100 ms); the stream ends when it
+   *     returns false
+   * @param prefetch deliveries outstanding at once, in [1, 1000]
+   * @return how many deliveries were handled
+   * @throws StatusRuntimeException if the broker ends the stream with an error
+   */
+  public long consumeStream(Handler handler, BooleanSupplier running, int prefetch) {
+    if (prefetch < 1 || prefetch > 1000) {
+      throw new IllegalArgumentException("prefetch must be in [1, 1000]: " + prefetch);
+    }
+    java.util.concurrent.BlockingQueue<Object> inbox =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    Object done = new Object();
+    io.grpc.stub.StreamObserver<io.harbinger.proto.v1.ConsumeRequest> requests =
+        BrokerGrpc.newStub(channel)
+            .consume(
+                new io.grpc.stub.StreamObserver<>() {
+                  @Override
+                  public void onNext(io.harbinger.proto.v1.ConsumeResponse response) {
+                    if (response.hasMessage()) {
+                      inbox.add(response.getMessage());
+                    } else if (response.getRefusedCode()
+                        == Status.Code.FAILED_PRECONDITION.value()) {
+                      leasesLost.incrementAndGet();
+                    }
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {
+                    inbox.add(t);
+                  }
+
+                  @Override
+                  public void onCompleted() {
+                    inbox.add(done);
+                  }
+                });
+    requests.onNext(
+        io.harbinger.proto.v1.ConsumeRequest.newBuilder()
+            .setConsumerId(consumerId)
+            .setCredit(prefetch)
+            .build());
+    long handled = 0;
+    try {
+      while (running.getAsBoolean()) {
+        Object next = inbox.poll(100, TimeUnit.MILLISECONDS);
+        if (next == null) {
+          continue;
+        }
+        if (next instanceof Throwable t) {
+          throw t instanceof StatusRuntimeException sre
+              ? sre
+              : Status.fromThrowable(t).asRuntimeException();
+        }
+        if (next == done) {
+          return handled;
+        }
+        PulledMessage message = (PulledMessage) next;
+        long start = ticker.nanos();
+        boolean ok;
+        String reason = "handler returned false";
+        try {
+          ok = handler.handle(message);
+        } catch (InterruptedException e) {
+          throw e;
+        } catch (Exception e) {
+          ok = false;
+          reason = String.valueOf(e);
+        }
+        long handlerNanos = ticker.nanos() - start;
+        io.harbinger.proto.v1.ConsumeRequest.Builder settle =
+            io.harbinger.proto.v1.ConsumeRequest.newBuilder().setCredit(1);
+        if (ok) {
+          settle.addAcks(
+              AckRequest.newBuilder()
+                  .setMessageId(message.getMessageId())
+                  .setAttemptToken(message.getAttemptToken())
+                  .setHandlerNanos(handlerNanos));
+        } else {
+          settle.addNacks(
+              NackRequest.newBuilder()
+                  .setMessageId(message.getMessageId())
+                  .setAttemptToken(message.getAttemptToken())
+                  .setHandlerNanos(handlerNanos)
+                  .setReason(reason));
+        }
+        requests.onNext(settle.build());
+        settled.incrementAndGet();
+        handled++;
+      }
+      requests.onCompleted();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      requests.onError(Status.CANCELLED.withDescription("interrupted").asRuntimeException());
     }
     return handled;
   }

@@ -21,9 +21,11 @@ public final class BrokerProducer {
   private static final Duration CALL_DEADLINE = Duration.ofSeconds(5);
 
   private final BrokerGrpc.BrokerBlockingStub stub;
+  private final Channel channel;
   private final String producerId;
 
-  private BrokerProducer(BrokerGrpc.BrokerBlockingStub stub, String producerId) {
+  private BrokerProducer(Channel channel, BrokerGrpc.BrokerBlockingStub stub, String producerId) {
+    this.channel = channel;
     this.stub = stub;
     this.producerId = producerId;
   }
@@ -40,7 +42,7 @@ public final class BrokerProducer {
         stub.withDeadlineAfter(CALL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
             .registerProducer(RegisterProducerRequest.getDefaultInstance())
             .getProducerId();
-    return new BrokerProducer(stub, id);
+    return new BrokerProducer(channel, stub, id);
   }
 
   /** Returns the id the broker assigned. */
@@ -79,5 +81,95 @@ public final class BrokerProducer {
     return stub.withDeadlineAfter(CALL_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)
         .submit(request.build())
         .getMessageId();
+  }
+
+  /**
+   * Opens a SubmitStream: submits pipelined over one call, at most {@code window} unanswered.
+   *
+   * @param window the most submits awaiting their response, in [1, 100000]
+   * @return the stream; close it to finish
+   */
+  public SubmitStream openStream(int window) {
+    if (window < 1 || window > 100_000) {
+      throw new IllegalArgumentException("window must be in [1, 100000]: " + window);
+    }
+    return new SubmitStream(channel, producerId, window);
+  }
+
+  /**
+   * A pipelined stream of submits from this producer. One thread at a time may {@link #submit}; the
+   * first refusal ends the stream and is thrown by the next call.
+   */
+  public static final class SubmitStream implements AutoCloseable {
+    private final String producerId;
+    private final int window;
+    private final java.util.concurrent.Semaphore permits;
+    private final java.util.concurrent.CountDownLatch finished =
+        new java.util.concurrent.CountDownLatch(1);
+    private final io.grpc.stub.StreamObserver<SubmitRequest> requests;
+    private volatile Throwable failure;
+
+    private SubmitStream(Channel channel, String producerId, int window) {
+      this.producerId = producerId;
+      this.window = window;
+      this.permits = new java.util.concurrent.Semaphore(window);
+      this.requests =
+          BrokerGrpc.newStub(channel)
+              .submitStream(
+                  new io.grpc.stub.StreamObserver<>() {
+                    @Override
+                    public void onNext(io.harbinger.proto.v1.SubmitResponse response) {
+                      permits.release();
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                      failure = t;
+                      permits.release(window);
+                      finished.countDown();
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                      finished.countDown();
+                    }
+                  });
+    }
+
+    /**
+     * Submits a message, waiting while the window is full.
+     *
+     * @param payload the body
+     * @param headers the headers
+     * @throws InterruptedException if interrupted while waiting for the window
+     * @throws io.grpc.StatusRuntimeException if the stream was ended by a refusal
+     */
+    public void submit(ByteString payload, Map<String, String> headers)
+        throws InterruptedException {
+      permits.acquire();
+      Throwable f = failure;
+      if (f != null) {
+        throw io.grpc.Status.fromThrowable(f).asRuntimeException();
+      }
+      requests.onNext(
+          SubmitRequest.newBuilder()
+              .setProducerId(producerId)
+              .setPayload(payload)
+              .putAllHeaders(headers)
+              .build());
+    }
+
+    /** Finishes the stream and waits (up to 30 s) until every submit is answered. */
+    @Override
+    public void close() throws InterruptedException {
+      if (failure == null) {
+        requests.onCompleted();
+      }
+      finished.await(30, TimeUnit.SECONDS);
+      Throwable f = failure;
+      if (f != null) {
+        throw io.grpc.Status.fromThrowable(f).asRuntimeException();
+      }
+    }
   }
 }
