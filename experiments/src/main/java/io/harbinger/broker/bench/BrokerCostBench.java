@@ -70,7 +70,9 @@ public final class BrokerCostBench implements Callable<Integer> {
   @Option(
       names = "--systems",
       split = ",",
-      description = "Systems to run, in order (default: harbinger,rabbitmq,redis).")
+      description =
+          "Systems to run, in order: harbinger (streams), harbinger-unary (Pull/Ack), rabbitmq,"
+              + " redis (default: harbinger,rabbitmq,redis).")
   List<String> systems = List.of("harbinger", "rabbitmq", "redis");
 
   @Option(
@@ -160,16 +162,18 @@ public final class BrokerCostBench implements Callable<Integer> {
 
   private Transport open(String system, String name) throws Exception {
     return switch (system) {
-      case "harbinger" ->
+      case "harbinger", "harbinger-unary" ->
           new HarbingerTransport(
-              BrokerConfig.defaults().withPolicy(Policy.FIFO, SchedulerConfig.defaults()));
+              BrokerConfig.defaults().withPolicy(Policy.FIFO, SchedulerConfig.defaults()),
+              system.equals("harbinger"));
       case "rabbitmq" ->
           new RabbitTransport(envOr("RABBITMQ_URI", "amqp://guest:guest@127.0.0.1:5672/%2F"), name);
       case "redis" ->
           new RedisTransport(URI.create(envOr("REDIS_URI", "redis://127.0.0.1:6379")), name);
       default ->
           throw new CommandLine.ParameterException(
-              new CommandLine(this), "--systems must name harbinger, rabbitmq or redis: " + system);
+              new CommandLine(this),
+              "--systems must name harbinger, harbinger-unary, rabbitmq or redis: " + system);
     };
   }
 

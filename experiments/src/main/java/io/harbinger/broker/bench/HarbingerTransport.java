@@ -9,6 +9,7 @@ import io.harbinger.broker.BrokerConfig;
 import io.harbinger.broker.BrokerServer;
 import io.harbinger.broker.MessageBroker;
 import io.harbinger.broker.client.BrokerConsumer;
+import io.harbinger.broker.client.BrokerProducer;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.BrokerGrpc;
 import io.harbinger.proto.v1.PulledMessage;
@@ -19,14 +20,17 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Harbinger's broker on a loopback TCP port (Netty), in this JVM. Producers pipeline Submits (at
- * most 128 in flight each, like unconfirmed AMQP publishes bounded by a window); each consumer runs
- * the bundled client's pull, handle, ack loop on its own channel.
+ * Harbinger's broker on a loopback TCP port (Netty), in this JVM, each client on its own
+ * connection. Streaming (the default): producers pipeline over SubmitStream (at most 128 unanswered
+ * each, like AMQP publishes bounded by a window) and consumers use Consume with credit 1
+ * (RabbitMQ's prefetch 1). Unary: producers pipeline unary Submits (128 in flight) and consumers
+ * run Pull then Ack.
  */
 final class HarbingerTransport implements Transport {
 
@@ -37,7 +41,10 @@ final class HarbingerTransport implements Transport {
   private final List<Thread> consumers = new ArrayList<>();
   private final AtomicBoolean running = new AtomicBoolean();
 
-  HarbingerTransport(BrokerConfig config) throws Exception {
+  private final boolean streaming;
+
+  HarbingerTransport(BrokerConfig config, boolean streaming) throws Exception {
+    this.streaming = streaming;
     MessageBroker broker = new MessageBroker(config, null, Ticker.SYSTEM);
     server =
         new BrokerServer(
@@ -49,7 +56,7 @@ final class HarbingerTransport implements Transport {
 
   @Override
   public String name() {
-    return "harbinger";
+    return streaming ? "harbinger" : "harbinger-unary";
   }
 
   private synchronized ManagedChannel channel() {
@@ -64,6 +71,21 @@ final class HarbingerTransport implements Transport {
 
   @Override
   public Sender newSender() {
+    if (streaming) {
+      BrokerProducer.SubmitStream stream =
+          BrokerProducer.register(channel()).openStream(PRODUCER_WINDOW);
+      return new Sender() {
+        @Override
+        public void send(byte[] payload) throws InterruptedException {
+          stream.submit(ByteString.copyFrom(payload), Map.of());
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+          stream.close();
+        }
+      };
+    }
     ManagedChannel channel = channel();
     BrokerGrpc.BrokerStub stub = BrokerGrpc.newStub(channel);
     String producerId =
@@ -120,14 +142,18 @@ final class HarbingerTransport implements Transport {
           Thread.ofPlatform()
               .name("harbinger-consumer-" + i)
               .start(
-                  () ->
-                      consumer.consume(
-                          (PulledMessage m) -> {
-                            sink.accept(m.getPayload().toByteArray());
-                            return true;
-                          },
-                          running::get,
-                          Duration.ofMillis(200)));
+                  () -> {
+                    BrokerConsumer.Handler handler =
+                        (PulledMessage m) -> {
+                          sink.accept(m.getPayload().toByteArray());
+                          return true;
+                        };
+                    if (streaming) {
+                      consumer.consumeStream(handler, running::get, 1);
+                    } else {
+                      consumer.consume(handler, running::get, Duration.ofMillis(200));
+                    }
+                  });
       consumers.add(t);
     }
   }
