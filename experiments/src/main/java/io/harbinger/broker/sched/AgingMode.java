@@ -1,0 +1,38 @@
+package io.harbinger.broker.sched;
+
+/** Which {@link Aging} a level scheduler runs. */
+public enum AgingMode {
+  /** No aging ({@link Aging#NONE}). */
+  NONE("none"),
+  /** Plain aging ({@link Aging#plain}). */
+  PLAIN("plain"),
+  /** Pausing aging ({@link Aging#pausing}). */
+  PAUSING("pausing");
+
+  private final String label;
+
+  AgingMode(String label) {
+    this.label = label;
+  }
+
+  /** Returns the command-line name. */
+  public String label() {
+    return label;
+  }
+
+  /**
+   * Returns the mode with a command-line name.
+   *
+   * @param label "none", "plain" or "pausing"
+   * @return the mode
+   * @throws IllegalArgumentException for any other name
+   */
+  public static AgingMode fromLabel(String label) {
+    for (AgingMode m : values()) {
+      if (m.label.equals(label)) {
+        return m;
+      }
+    }
+    throw new IllegalArgumentException("aging must be none, plain or pausing: " + label);
+  }
+}

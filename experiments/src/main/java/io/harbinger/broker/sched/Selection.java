@@ -1,0 +1,36 @@
+package io.harbinger.broker.sched;
+
+/** How a pull chooses among non-empty levels. */
+public enum Selection {
+  /** The lowest-numbered non-empty level ({@link StrictLevelSelector}). */
+  STRICT("strict"),
+  /** Worker-time shares by virtual clocks ({@link WeightedLevelSelector}). */
+  WEIGHTED("weighted");
+
+  private final String label;
+
+  Selection(String label) {
+    this.label = label;
+  }
+
+  /** Returns the command-line name. */
+  public String label() {
+    return label;
+  }
+
+  /**
+   * Returns the selection with a command-line name.
+   *
+   * @param label "strict" or "weighted"
+   * @return the selection
+   * @throws IllegalArgumentException for any other name
+   */
+  public static Selection fromLabel(String label) {
+    for (Selection s : values()) {
+      if (s.label.equals(label)) {
+        return s;
+      }
+    }
+    throw new IllegalArgumentException("selection must be strict or weighted: " + label);
+  }
+}

@@ -1,0 +1,33 @@
+package io.harbinger.broker.sched;
+
+/**
+ * Strict priority: every pull is served from the lowest-numbered non-empty level. Stateless, so one
+ * instance serves any number of schedulers.
+ */
+public final class StrictLevelSelector implements LevelSelector {
+
+  /** The shared instance. */
+  public static final StrictLevelSelector INSTANCE = new StrictLevelSelector();
+
+  private StrictLevelSelector() {}
+
+  @Override
+  public int select(LevelQueues queues) {
+    int mask = queues.nonEmptyMask();
+    return mask == 0 ? -1 : Integer.numberOfTrailingZeros(mask);
+  }
+
+  @Override
+  public void charge(int level, double costMillis) {}
+
+  @Override
+  public void refund(int level, double costMillis) {}
+
+  @Override
+  public void activated(int level) {}
+
+  @Override
+  public boolean usesCost() {
+    return false;
+  }
+}
