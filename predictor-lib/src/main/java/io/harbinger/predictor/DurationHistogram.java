@@ -25,7 +25,7 @@ import java.util.Arrays;
  *
  * <p>Not thread-safe: the owner guards it.
  */
-class DurationHistogram {
+final class DurationHistogram {
 
   /** Renormalise when the scale passes this; keeps float bins far from overflow. */
   static final double RENORMALISE_ABOVE = 1e30;
@@ -48,7 +48,7 @@ class DurationHistogram {
    * @param inverseDecay 1 / decay
    * @return whether the value was above the top edge (saturated)
    */
-  final boolean add(double nanos, double inverseDecay) {
+  boolean add(double nanos, double inverseDecay) {
     boolean clamp = nanos > HistogramLayout.MAX_NANOS;
     double value = clamp ? HistogramLayout.MAX_NANOS : nanos;
     bins[HistogramLayout.binOf(value)] += (float) scale;
@@ -67,7 +67,7 @@ class DurationHistogram {
    *
    * @param inverseDecay 1 / decay
    */
-  final void addCensored(double inverseDecay) {
+  void addCensored(double inverseDecay) {
     censored += scale;
     advance(inverseDecay);
   }
@@ -77,7 +77,7 @@ class DurationHistogram {
    *
    * @param factor in (0, 1]; smaller factors forget more
    */
-  final void decayBy(double factor) {
+  void decayBy(double factor) {
     assert factor > 0 && factor <= 1 : factor;
     double grown = scale / factor;
     if (grown > RENORMALISE_ABOVE || Double.isInfinite(grown)) {
@@ -90,7 +90,7 @@ class DurationHistogram {
   }
 
   /** Forgets all weight and the observation count. */
-  final void clear() {
+  void clear() {
     Arrays.fill(bins, 0f);
     scale = 1;
     total = 0;
@@ -105,7 +105,7 @@ class DurationHistogram {
    * @param q in [0, 1]
    * @return nanoseconds, or NaN when the histogram holds no weight
    */
-  final double quantile(double q) {
+  double quantile(double q) {
     if (!(total > 0)) {
       return Double.NaN;
     }
@@ -134,7 +134,7 @@ class DurationHistogram {
    *
    * @return nanoseconds, or NaN when empty
    */
-  final double mean() {
+  double mean() {
     return total > 0 ? sum / total : Double.NaN;
   }
 
@@ -143,7 +143,7 @@ class DurationHistogram {
    *
    * @return in [0, 1]; 0 when empty
    */
-  final double censoredShare() {
+  double censoredShare() {
     double all = total + censored;
     return all > 0 ? censored / all : 0;
   }
@@ -153,7 +153,7 @@ class DurationHistogram {
    *
    * @param other the source
    */
-  final void copyFrom(DurationHistogram other) {
+  void copyFrom(DurationHistogram other) {
     System.arraycopy(other.bins, 0, bins, 0, bins.length);
     scale = other.scale;
     total = other.total;

@@ -389,15 +389,17 @@ public final class HistogramPredictor implements Predictor {
       s.lastActivityNanos = now;
       s.predictedSinceListed = true;
     }
-    if (s.observations < config.minObservations() || !(s.total > 0)) {
+    double eq = config.estimateQuantile();
+    double tq = config.spreadQuantile();
+    if (s.observations < config.minObservations() || !s.hasWeight(eq, tq)) {
       verdict = Outcome.COLD;
     } else if (stale) {
       verdict = Outcome.STALE;
-    } else if (s.censoredShare() > config.maxCensoredShare()) {
+    } else if (s.censoredShare(eq, tq) > config.maxCensoredShare()) {
       verdict = Outcome.CENSORED;
     } else {
-      estimate = s.estimate(config.estimateQuantile(), config.spreadQuantile());
-      double tail = s.tail(config.estimateQuantile(), config.spreadQuantile());
+      estimate = s.estimate(eq, tq);
+      double tail = s.tail(eq, tq);
       if (!(estimate >= 0)
           || Double.isInfinite(estimate)
           || tail > config.maxSpreadRatio() * Math.max(estimate, spreadFloorNanos)) {
@@ -432,19 +434,19 @@ public final class HistogramPredictor implements Predictor {
           return false;
         }
       } else if (staleAfterNanos > 0 && now - s.lastActivityNanos > staleAfterNanos) {
-        s.clear();
+        s.histogram.clear();
         s.heldLevel = -1;
         s.lastDecayNanos = now;
       } else if (idleHalfLifeNanos > 0 && now - s.lastDecayNanos >= ONE_SECOND) {
-        s.decayBy(Math.pow(0.5, (double) (now - s.lastDecayNanos) / idleHalfLifeNanos));
+        s.histogram.decayBy(Math.pow(0.5, (double) (now - s.lastDecayNanos) / idleHalfLifeNanos));
         s.lastDecayNanos = now;
       }
       if (isCensored) {
-        s.addCensored(inverseKeyDecay);
+        s.histogram.addCensored(inverseKeyDecay);
       } else {
-        s.add(nanos, inverseKeyDecay);
+        s.histogram.add(nanos, inverseKeyDecay);
       }
-      s.invalidateSummary();
+      s.changed();
       s.lastActivityNanos = now;
       shard.markActive(s);
       return true;
@@ -478,8 +480,8 @@ public final class HistogramPredictor implements Predictor {
   }
 
   private KeyStats statsOf(KeyState s, long now) {
-    double median = s.quantile(0.5);
-    double tail = s.quantile(config.spreadQuantile());
+    double median = s.histogram.quantile(0.5);
+    double tail = s.histogram.quantile(config.spreadQuantile());
     Boundaries b = pooled.boundaries();
     Prediction verdict =
         b == null
@@ -490,8 +492,8 @@ public final class HistogramPredictor implements Predictor {
         s.observations,
         median,
         tail,
-        s.mean(),
-        s.censoredShare(),
+        s.histogram.mean(),
+        s.histogram.censoredShare(),
         verdict.predictedLevel(),
         verdict.outcome(),
         s.lastOutcome,

@@ -1,14 +1,20 @@
 package io.harbinger.predictor;
 
 /**
- * One tracked key: its histogram, its activity times, its held level and its place in its shard's
- * recency list.
+ * One tracked key: its histogram, its activity times, its held level, its place in its shard's
+ * recency list, and a summary of its histogram cached between observations.
+ *
+ * <p>The summary (estimate, tail, censored share) and the observation count live in this small
+ * object, apart from the histogram's bins, so that predicting a key whose summary is current reads
+ * one object and not the bins: a prediction is on the publish path, an observation is not.
  *
  * <p>Not thread-safe: guarded by its shard's lock.
  */
-final class KeyState extends DurationHistogram {
+final class KeyState {
 
   final String key;
+  final DurationHistogram histogram = new DurationHistogram();
+  long observations;
   long lastActivityNanos;
   long lastDecayNanos;
   int heldLevel = -1;
@@ -18,6 +24,8 @@ final class KeyState extends DurationHistogram {
   KeyState newer;
 
   private boolean summaryValid;
+  private boolean hasWeight;
+  private double censoredShare;
   private double estimate;
   private double tail;
 
@@ -27,8 +35,26 @@ final class KeyState extends DurationHistogram {
     this.lastDecayNanos = nowNanos;
   }
 
-  void invalidateSummary() {
+  /** Marks the summary stale after the histogram changed and refreshes the observation count. */
+  void changed() {
+    observations = histogram.observations;
     summaryValid = false;
+  }
+
+  /** Replaces the histogram with a restored one. */
+  void restore(DurationHistogram from) {
+    histogram.copyFrom(from);
+    changed();
+  }
+
+  boolean hasWeight(double estimateQuantile, double tailQuantile) {
+    summarise(estimateQuantile, tailQuantile);
+    return hasWeight;
+  }
+
+  double censoredShare(double estimateQuantile, double tailQuantile) {
+    summarise(estimateQuantile, tailQuantile);
+    return censoredShare;
   }
 
   double estimate(double estimateQuantile, double tailQuantile) {
@@ -43,8 +69,10 @@ final class KeyState extends DurationHistogram {
 
   private void summarise(double estimateQuantile, double tailQuantile) {
     if (!summaryValid) {
-      estimate = quantile(estimateQuantile);
-      tail = quantile(tailQuantile);
+      hasWeight = histogram.total > 0;
+      censoredShare = histogram.censoredShare();
+      estimate = histogram.quantile(estimateQuantile);
+      tail = histogram.quantile(tailQuantile);
       summaryValid = true;
     }
   }

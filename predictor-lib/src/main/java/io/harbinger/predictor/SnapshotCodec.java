@@ -153,7 +153,7 @@ final class SnapshotCodec {
           byte[] key = s.key.getBytes(StandardCharsets.UTF_8);
           keysOut.writeShort(key.length);
           keysOut.write(key);
-          writeHistogram(keysOut, s);
+          writeHistogram(keysOut, s.histogram);
           keysOut.writeLong(Math.max(0, now - s.lastActivityNanos));
           keysOut.writeLong(Math.max(0, now - s.lastDecayNanos));
           keysOut.writeInt(s.heldLevel);
@@ -226,7 +226,7 @@ final class SnapshotCodec {
     for (int i = survivors.size() - 1; i >= 0; i--) {
       StagedKey k = survivors.get(i);
       KeyState s = new KeyState(k.key, now - k.idleNanos);
-      s.copyFrom(k.histogram);
+      s.restore(k.histogram);
       s.lastDecayNanos = now - k.sinceDecayNanos;
       s.heldLevel = k.heldLevel;
       predictor.restoreKey(s);
