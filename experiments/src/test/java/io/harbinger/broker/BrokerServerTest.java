@@ -18,6 +18,7 @@ import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.stub.StreamObserver;
 import io.harbinger.broker.client.BrokerConsumer;
 import io.harbinger.broker.client.BrokerProducer;
 import io.harbinger.broker.sched.Policy;
@@ -26,6 +27,8 @@ import io.harbinger.broker.sched.Selection;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.AckRequest;
 import io.harbinger.proto.v1.BrokerGrpc;
+import io.harbinger.proto.v1.ConsumeRequest;
+import io.harbinger.proto.v1.ConsumeResponse;
 import io.harbinger.proto.v1.DlqReason;
 import io.harbinger.proto.v1.InspectDlqRequest;
 import io.harbinger.proto.v1.InspectDlqResponse;
@@ -38,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -382,14 +386,13 @@ class BrokerServerTest {
   void consume_unregisteredConsumer_endsWithPermissionDenied() throws Exception {
     start(BrokerConfig.defaults());
     BrokerConsumer registered = BrokerConsumer.register(channel);
-    java.util.concurrent.CompletableFuture<Throwable> ended =
-        new java.util.concurrent.CompletableFuture<>();
-    io.grpc.stub.StreamObserver<io.harbinger.proto.v1.ConsumeRequest> requests =
+    CompletableFuture<Throwable> ended = new CompletableFuture<>();
+    StreamObserver<ConsumeRequest> requests =
         BrokerGrpc.newStub(channel)
             .consume(
-                new io.grpc.stub.StreamObserver<>() {
+                new StreamObserver<>() {
                   @Override
-                  public void onNext(io.harbinger.proto.v1.ConsumeResponse value) {}
+                  public void onNext(ConsumeResponse value) {}
 
                   @Override
                   public void onError(Throwable t) {
@@ -401,11 +404,7 @@ class BrokerServerTest {
                     ended.complete(null);
                   }
                 });
-    requests.onNext(
-        io.harbinger.proto.v1.ConsumeRequest.newBuilder()
-            .setConsumerId("c-forged")
-            .setCredit(1)
-            .build());
+    requests.onNext(ConsumeRequest.newBuilder().setConsumerId("c-forged").setCredit(1).build());
     Throwable t = ended.get(10, TimeUnit.SECONDS);
     assertThat(Status.fromThrowable(t).getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
     assertThat(registered.consumerId()).isNotEqualTo("c-forged");
