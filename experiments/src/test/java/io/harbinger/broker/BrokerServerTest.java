@@ -32,6 +32,7 @@ import io.harbinger.proto.v1.ConsumeResponse;
 import io.harbinger.proto.v1.DlqReason;
 import io.harbinger.proto.v1.InspectDlqRequest;
 import io.harbinger.proto.v1.InspectDlqResponse;
+import io.harbinger.proto.v1.NackRequest;
 import io.harbinger.proto.v1.PullRequest;
 import io.harbinger.proto.v1.PulledMessage;
 import io.harbinger.proto.v1.SubmitRequest;
@@ -41,11 +42,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -427,5 +430,63 @@ class BrokerServerTest {
         Status.Code.INVALID_ARGUMENT,
         "x-size-hint must be a non-negative integer: lots");
     assertThat(server.broker().stats().submitted()).isZero();
+  }
+
+  @Test
+  void consume_conflictingSettlementOnStream_isReportedWithoutEndingIt() throws Exception {
+    start(BrokerConfig.defaults());
+    BrokerProducer producer = BrokerProducer.register(channel);
+    BrokerConsumer consumer = BrokerConsumer.register(channel);
+    producer.submit(ByteString.copyFromUtf8("a"), Map.of());
+    producer.submit(ByteString.copyFromUtf8("b"), Map.of());
+    BlockingQueue<ConsumeResponse> responses = new LinkedBlockingQueue<>();
+    StreamObserver<ConsumeRequest> requests =
+        BrokerGrpc.newStub(channel)
+            .consume(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(ConsumeResponse value) {
+                    responses.add(value);
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {}
+
+                  @Override
+                  public void onCompleted() {}
+                });
+    requests.onNext(
+        ConsumeRequest.newBuilder().setConsumerId(consumer.consumerId()).setCredit(1).build());
+    PulledMessage first = responses.poll(10, TimeUnit.SECONDS).getMessage();
+    // nack it, then try to ack the same attempt: the ack is refused on the stream
+    requests.onNext(
+        ConsumeRequest.newBuilder()
+            .addNacks(
+                NackRequest.newBuilder()
+                    .setMessageId(first.getMessageId())
+                    .setAttemptToken(first.getAttemptToken())
+                    .setReason("no"))
+            .addAcks(
+                AckRequest.newBuilder()
+                    .setMessageId(first.getMessageId())
+                    .setAttemptToken(first.getAttemptToken()))
+            .setCredit(1)
+            .build());
+    ConsumeResponse refusal = null;
+    ConsumeResponse next = null;
+    for (int i = 0; i < 2; i++) {
+      ConsumeResponse r = responses.poll(10, TimeUnit.SECONDS);
+      if (r.hasMessage()) {
+        next = r;
+      } else {
+        refusal = r;
+      }
+    }
+    assertThat(refusal).isNotNull();
+    assertThat(refusal.getRefusedAttemptToken()).isEqualTo(first.getAttemptToken());
+    assertThat(refusal.getRefusedCode()).isEqualTo(Status.Code.FAILED_PRECONDITION.value());
+    assertThat(refusal.getRefusedDescription()).contains("Attempt already settled or expired");
+    assertThat(next.getMessage().getPayload().toStringUtf8()).isEqualTo("b");
+    requests.onCompleted();
   }
 }
