@@ -9,6 +9,7 @@ import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -195,27 +196,37 @@ public final class BrokerMain implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BrokerConfig config;
+    MessageBroker broker;
     try {
       config = toConfig();
+      HistogramPredictor predictor =
+          config.policy().needsPredictor()
+              ? new HistogramPredictor(
+                  PredictorConfig.builder().levels(config.scheduler().levels()).build(),
+                  Ticker.SYSTEM,
+                  Mode.PREDICTIVE)
+              : null;
+      broker = new MessageBroker(config, predictor, Ticker.SYSTEM);
     } catch (IllegalArgumentException e) {
       PrintWriter err = spec.commandLine().getErr();
       err.println("harbinger broker: " + e.getMessage());
       err.flush();
       return CommandLine.ExitCode.USAGE;
     }
-    HistogramPredictor predictor =
-        config.policy().needsPredictor()
-            ? new HistogramPredictor(
-                PredictorConfig.builder().levels(config.scheduler().levels()).build(),
-                Ticker.SYSTEM,
-                Mode.PREDICTIVE)
-            : null;
-    MessageBroker broker = new MessageBroker(config, predictor, Ticker.SYSTEM);
-    BrokerServer server =
-        new BrokerServer(
-                NettyServerBuilder.forAddress(new InetSocketAddress(bind, port)).directExecutor(),
-                broker)
-            .start();
+    BrokerServer server;
+    try {
+      server =
+          new BrokerServer(
+                  NettyServerBuilder.forAddress(new InetSocketAddress(bind, port)).directExecutor(),
+                  broker)
+              .start();
+    } catch (IOException e) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println(
+          "harbinger broker: cannot listen on " + bind + ":" + port + ": " + e.getMessage());
+      err.flush();
+      return CommandLine.ExitCode.SOFTWARE;
+    }
     LOG.info(
         "harbinger broker listening on {}:{} (policy {}, {} levels, {} selection, {} aging, lease {})",
         bind,

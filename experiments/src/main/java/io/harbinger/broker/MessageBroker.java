@@ -21,6 +21,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -114,6 +115,7 @@ public final class MessageBroker {
   private Delivery leaseHead;
   private Delivery leaseTail;
   private long sequence;
+  private final AtomicLong messageIds = new AtomicLong();
 
   private long submitted;
   private long deliveries;
@@ -231,14 +233,8 @@ public final class MessageBroker {
     int oracleTier = parseTier(headers.get(ORACLE_TIER_HEADER));
     Map<String, String> stored = new HashMap<>(headers);
     stored.put(PRODUCER_HEADER, producerId);
-    String id;
+    String id = "m-" + instance + "-" + messageIds.incrementAndGet();
     List<Handoff> handoffs;
-    lock.lock();
-    try {
-      id = "m-" + instance + "-" + (++sequence);
-    } finally {
-      lock.unlock();
-    }
     StoredMessage message =
         new StoredMessage(
             id,

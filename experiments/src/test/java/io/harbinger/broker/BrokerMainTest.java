@@ -70,6 +70,12 @@ class BrokerMainTest {
   }
 
   @Test
+  void execute_staticMapWithTooFewLevels_exitsWithTheRule() {
+    assertThat(run("--policy", "static-tuned", "--levels", "2", "--port", "0")).isEqualTo(2);
+    assertThat(err.toString()).contains("must be in [0, 2): 2");
+  }
+
+  @Test
   void toConfig_weightedWithOtherLevelsAndNoWeights_isRefused() {
     assertThatThrownBy(() -> parse("--levels", "4", "--selection", "weighted"))
         .hasMessage("--weights must be given for weighted selection with --levels 4");

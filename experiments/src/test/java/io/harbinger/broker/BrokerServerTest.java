@@ -18,6 +18,7 @@ import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.stub.StreamObserver;
 import io.harbinger.broker.client.BrokerConsumer;
 import io.harbinger.broker.client.BrokerProducer;
 import io.harbinger.broker.sched.Policy;
@@ -26,9 +27,12 @@ import io.harbinger.broker.sched.Selection;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.AckRequest;
 import io.harbinger.proto.v1.BrokerGrpc;
+import io.harbinger.proto.v1.ConsumeRequest;
+import io.harbinger.proto.v1.ConsumeResponse;
 import io.harbinger.proto.v1.DlqReason;
 import io.harbinger.proto.v1.InspectDlqRequest;
 import io.harbinger.proto.v1.InspectDlqResponse;
+import io.harbinger.proto.v1.NackRequest;
 import io.harbinger.proto.v1.PullRequest;
 import io.harbinger.proto.v1.PulledMessage;
 import io.harbinger.proto.v1.SubmitRequest;
@@ -38,10 +42,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -382,14 +389,13 @@ class BrokerServerTest {
   void consume_unregisteredConsumer_endsWithPermissionDenied() throws Exception {
     start(BrokerConfig.defaults());
     BrokerConsumer registered = BrokerConsumer.register(channel);
-    java.util.concurrent.CompletableFuture<Throwable> ended =
-        new java.util.concurrent.CompletableFuture<>();
-    io.grpc.stub.StreamObserver<io.harbinger.proto.v1.ConsumeRequest> requests =
+    CompletableFuture<Throwable> ended = new CompletableFuture<>();
+    StreamObserver<ConsumeRequest> requests =
         BrokerGrpc.newStub(channel)
             .consume(
-                new io.grpc.stub.StreamObserver<>() {
+                new StreamObserver<>() {
                   @Override
-                  public void onNext(io.harbinger.proto.v1.ConsumeResponse value) {}
+                  public void onNext(ConsumeResponse value) {}
 
                   @Override
                   public void onError(Throwable t) {
@@ -401,11 +407,7 @@ class BrokerServerTest {
                     ended.complete(null);
                   }
                 });
-    requests.onNext(
-        io.harbinger.proto.v1.ConsumeRequest.newBuilder()
-            .setConsumerId("c-forged")
-            .setCredit(1)
-            .build());
+    requests.onNext(ConsumeRequest.newBuilder().setConsumerId("c-forged").setCredit(1).build());
     Throwable t = ended.get(10, TimeUnit.SECONDS);
     assertThat(Status.fromThrowable(t).getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
     assertThat(registered.consumerId()).isNotEqualTo("c-forged");
@@ -428,5 +430,63 @@ class BrokerServerTest {
         Status.Code.INVALID_ARGUMENT,
         "x-size-hint must be a non-negative integer: lots");
     assertThat(server.broker().stats().submitted()).isZero();
+  }
+
+  @Test
+  void consume_conflictingSettlementOnStream_isReportedWithoutEndingIt() throws Exception {
+    start(BrokerConfig.defaults());
+    BrokerProducer producer = BrokerProducer.register(channel);
+    BrokerConsumer consumer = BrokerConsumer.register(channel);
+    producer.submit(ByteString.copyFromUtf8("a"), Map.of());
+    producer.submit(ByteString.copyFromUtf8("b"), Map.of());
+    BlockingQueue<ConsumeResponse> responses = new LinkedBlockingQueue<>();
+    StreamObserver<ConsumeRequest> requests =
+        BrokerGrpc.newStub(channel)
+            .consume(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(ConsumeResponse value) {
+                    responses.add(value);
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {}
+
+                  @Override
+                  public void onCompleted() {}
+                });
+    requests.onNext(
+        ConsumeRequest.newBuilder().setConsumerId(consumer.consumerId()).setCredit(1).build());
+    PulledMessage first = responses.poll(10, TimeUnit.SECONDS).getMessage();
+    // nack it, then try to ack the same attempt: the ack is refused on the stream
+    requests.onNext(
+        ConsumeRequest.newBuilder()
+            .addNacks(
+                NackRequest.newBuilder()
+                    .setMessageId(first.getMessageId())
+                    .setAttemptToken(first.getAttemptToken())
+                    .setReason("no"))
+            .addAcks(
+                AckRequest.newBuilder()
+                    .setMessageId(first.getMessageId())
+                    .setAttemptToken(first.getAttemptToken()))
+            .setCredit(1)
+            .build());
+    ConsumeResponse refusal = null;
+    ConsumeResponse next = null;
+    for (int i = 0; i < 2; i++) {
+      ConsumeResponse r = responses.poll(10, TimeUnit.SECONDS);
+      if (r.hasMessage()) {
+        next = r;
+      } else {
+        refusal = r;
+      }
+    }
+    assertThat(refusal).isNotNull();
+    assertThat(refusal.getRefusedAttemptToken()).isEqualTo(first.getAttemptToken());
+    assertThat(refusal.getRefusedCode()).isEqualTo(Status.Code.FAILED_PRECONDITION.value());
+    assertThat(refusal.getRefusedDescription()).contains("Attempt already settled or expired");
+    assertThat(next.getMessage().getPayload().toStringUtf8()).isEqualTo("b");
+    requests.onCompleted();
   }
 }

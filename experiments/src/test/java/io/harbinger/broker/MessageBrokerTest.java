@@ -2,6 +2,7 @@ package io.harbinger.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.google.protobuf.ByteString;
 import io.harbinger.broker.sched.Policy;
@@ -13,6 +14,8 @@ import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -314,7 +317,7 @@ class MessageBrokerTest {
   }
 
   private static final class RecordingWaiter implements PullWaiter {
-    final java.util.List<Delivered> delivered = new java.util.ArrayList<>();
+    final List<Delivered> delivered = new ArrayList<>();
     int timeouts;
     boolean cancelled;
 
@@ -358,7 +361,7 @@ class MessageBrokerTest {
   void pullAsync_timeoutPassed_isToldByMaintenance() {
     RecordingWaiter waiter = new RecordingWaiter();
     broker.pullAsync(consumer, 1, waiter);
-    org.awaitility.Awaitility.await()
+    await()
         .atMost(Duration.ofSeconds(5))
         .until(
             () -> {

@@ -3,15 +3,20 @@ package io.harbinger.broker.client;
 import io.grpc.Channel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.AckRequest;
 import io.harbinger.proto.v1.BrokerGrpc;
+import io.harbinger.proto.v1.ConsumeRequest;
+import io.harbinger.proto.v1.ConsumeResponse;
 import io.harbinger.proto.v1.NackRequest;
 import io.harbinger.proto.v1.PullRequest;
 import io.harbinger.proto.v1.PullResponse;
 import io.harbinger.proto.v1.PulledMessage;
 import io.harbinger.proto.v1.RegisterConsumerRequest;
 import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -254,15 +259,14 @@ public final class BrokerConsumer {
     if (prefetch < 1 || prefetch > 1000) {
       throw new IllegalArgumentException("prefetch must be in [1, 1000]: " + prefetch);
     }
-    java.util.concurrent.BlockingQueue<Object> inbox =
-        new java.util.concurrent.LinkedBlockingQueue<>();
+    BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
     Object done = new Object();
-    io.grpc.stub.StreamObserver<io.harbinger.proto.v1.ConsumeRequest> requests =
+    StreamObserver<ConsumeRequest> requests =
         BrokerGrpc.newStub(channel)
             .consume(
-                new io.grpc.stub.StreamObserver<>() {
+                new StreamObserver<>() {
                   @Override
-                  public void onNext(io.harbinger.proto.v1.ConsumeResponse response) {
+                  public void onNext(ConsumeResponse response) {
                     if (response.hasMessage()) {
                       inbox.add(response.getMessage());
                     } else if (response.getRefusedCode()
@@ -282,10 +286,7 @@ public final class BrokerConsumer {
                   }
                 });
     requests.onNext(
-        io.harbinger.proto.v1.ConsumeRequest.newBuilder()
-            .setConsumerId(consumerId)
-            .setCredit(prefetch)
-            .build());
+        ConsumeRequest.newBuilder().setConsumerId(consumerId).setCredit(prefetch).build());
     long handled = 0;
     try {
       while (running.getAsBoolean()) {
@@ -314,8 +315,7 @@ public final class BrokerConsumer {
           reason = String.valueOf(e);
         }
         long handlerNanos = ticker.nanos() - start;
-        io.harbinger.proto.v1.ConsumeRequest.Builder settle =
-            io.harbinger.proto.v1.ConsumeRequest.newBuilder().setCredit(1);
+        ConsumeRequest.Builder settle = ConsumeRequest.newBuilder().setCredit(1);
         if (ok) {
           settle.addAcks(
               AckRequest.newBuilder()

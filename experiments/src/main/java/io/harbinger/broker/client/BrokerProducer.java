@@ -2,19 +2,24 @@ package io.harbinger.broker.client;
 
 import com.google.protobuf.ByteString;
 import io.grpc.Channel;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
 import io.harbinger.proto.v1.BrokerGrpc;
 import io.harbinger.proto.v1.RegisterProducerRequest;
 import io.harbinger.proto.v1.SubmitRequest;
+import io.harbinger.proto.v1.SubmitResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A producer of Harbinger's broker: registers once, then submits messages.
  *
  * <p>Thread-safe; {@link #submit} blocks for one round trip (at most the call deadline, 5 s). A
- * refused submit throws the {@link io.grpc.StatusRuntimeException} with the broker's status.
+ * refused submit throws the {@link StatusRuntimeException} with the broker's status.
  */
 public final class BrokerProducer {
 
@@ -103,22 +108,21 @@ public final class BrokerProducer {
   public static final class SubmitStream implements AutoCloseable {
     private final String producerId;
     private final int window;
-    private final java.util.concurrent.Semaphore permits;
-    private final java.util.concurrent.CountDownLatch finished =
-        new java.util.concurrent.CountDownLatch(1);
-    private final io.grpc.stub.StreamObserver<SubmitRequest> requests;
+    private final Semaphore permits;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private final StreamObserver<SubmitRequest> requests;
     private volatile Throwable failure;
 
     private SubmitStream(Channel channel, String producerId, int window) {
       this.producerId = producerId;
       this.window = window;
-      this.permits = new java.util.concurrent.Semaphore(window);
+      this.permits = new Semaphore(window);
       this.requests =
           BrokerGrpc.newStub(channel)
               .submitStream(
-                  new io.grpc.stub.StreamObserver<>() {
+                  new StreamObserver<>() {
                     @Override
-                    public void onNext(io.harbinger.proto.v1.SubmitResponse response) {
+                    public void onNext(SubmitResponse response) {
                       permits.release();
                     }
 
@@ -142,14 +146,14 @@ public final class BrokerProducer {
      * @param payload the body
      * @param headers the headers
      * @throws InterruptedException if interrupted while waiting for the window
-     * @throws io.grpc.StatusRuntimeException if the stream was ended by a refusal
+     * @throws StatusRuntimeException if the stream was ended by a refusal
      */
     public void submit(ByteString payload, Map<String, String> headers)
         throws InterruptedException {
       permits.acquire();
       Throwable f = failure;
       if (f != null) {
-        throw io.grpc.Status.fromThrowable(f).asRuntimeException();
+        throw Status.fromThrowable(f).asRuntimeException();
       }
       requests.onNext(
           SubmitRequest.newBuilder()
@@ -168,7 +172,7 @@ public final class BrokerProducer {
       finished.await(30, TimeUnit.SECONDS);
       Throwable f = failure;
       if (f != null) {
-        throw io.grpc.Status.fromThrowable(f).asRuntimeException();
+        throw Status.fromThrowable(f).asRuntimeException();
       }
     }
   }

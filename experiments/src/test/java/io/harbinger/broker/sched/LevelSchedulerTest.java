@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.data.Offset;
+import org.assertj.core.data.Percentage;
 import org.junit.jupiter.api.Test;
 
 class LevelSchedulerTest {
@@ -275,8 +277,8 @@ class LevelSchedulerTest {
     assertThat(stats.pulls().get(0)).isGreaterThan(50 * stats.pulls().get(2));
   }
 
-  private static org.assertj.core.data.Percentage withinPercent() {
-    return org.assertj.core.data.Percentage.withPercentage(1);
+  private static Percentage withinPercent() {
+    return Percentage.withPercentage(1);
   }
 
   @Test
@@ -342,7 +344,7 @@ class LevelSchedulerTest {
 
     s.completed(first, 60e6);
     s.submit(job("unknown", 1));
-    assertThat(s.poll().chargedMillis()).isCloseTo(41.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(s.poll().chargedMillis()).isCloseTo(41.0, Offset.offset(1e-9));
 
     s.submit(job("predicted", 1, 7e6));
     assertThat(s.poll().chargedMillis()).isEqualTo(7.0);
@@ -351,7 +353,7 @@ class LevelSchedulerTest {
     assertThat(s.poll().chargedMillis()).isEqualTo(1.0);
 
     s.submit(job("garbage", 1, Double.POSITIVE_INFINITY));
-    assertThat(s.poll().chargedMillis()).isCloseTo(41.0, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(s.poll().chargedMillis()).isCloseTo(41.0, Offset.offset(1e-9));
   }
 
   @Test

@@ -1,0 +1,90 @@
+package io.harbinger.broker.bench;
+
+import io.harbinger.broker.sched.AgingMode;
+import io.harbinger.broker.sched.IngressPolicy;
+import io.harbinger.broker.sched.Job;
+import io.harbinger.broker.sched.Policy;
+import io.harbinger.broker.sched.Scheduler;
+import io.harbinger.broker.sched.SchedulerConfig;
+import io.harbinger.broker.sched.Schedulers;
+import io.harbinger.broker.sched.Selection;
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.Ticker;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * A rough single-thread speed check of the scheduling core as the simulator drives it: route,
+ * submit, and with 64 jobs waiting poll, complete and learn, with an aging pass every 512 jobs, in
+ * simulated time (1 us per arrival). Prints jobs per second for each arm, three repetitions (the
+ * first includes JIT warm-up). Not a JMH benchmark: use it to see the order of magnitude.
+ */
+public final class SchedulerSpeed {
+
+  private static long simulatedNanos;
+
+  private SchedulerSpeed() {}
+
+  /**
+   * Runs the check.
+   *
+   * @param args optional: the number of jobs per repetition (default 2,000,000)
+   */
+  public static void main(String[] args) {
+    int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 2_000_000;
+    Ticker ticker = () -> simulatedNanos;
+    String[] types = {
+      "reserve_inventory",
+      "send_sms",
+      "export_report",
+      "push_notification",
+      "resize_image",
+      "reindex_product",
+      "generate_invoice",
+      "send_order_email",
+      "deliver_webhook"
+    };
+    String[] keys = new String[types.length];
+    for (int i = 0; i < types.length; i++) {
+      keys[i] = Keys.of("shop", types[i]);
+    }
+    for (String arm :
+        List.of("fifo", "static-tuned+weighted+pausing", "predictive+weighted", "fair")) {
+      for (int rep = 0; rep < 3; rep++) {
+        Policy policy = Policy.fromLabel(arm.split("\\+")[0]);
+        SchedulerConfig config = SchedulerConfig.defaults();
+        if (arm.contains("weighted")) {
+          config = config.withSelection(Selection.WEIGHTED).withAging(AgingMode.PAUSING);
+        }
+        HistogramPredictor predictor =
+            new HistogramPredictor(PredictorConfig.defaults(), ticker, Mode.PREDICTIVE);
+        Scheduler scheduler = Schedulers.create(policy, config, ticker);
+        IngressPolicy ingress = policy.newIngress(3, predictor);
+        SplittableRandom random = new SplittableRandom(2026);
+        long start = System.nanoTime();
+        for (int i = 0; i < jobs; i++) {
+          simulatedNanos += 1_000;
+          int k = random.nextInt(types.length);
+          Job job = new Job(keys[k], types[k], -1, k % 3);
+          ingress.route(job);
+          scheduler.submit(job);
+          if (scheduler.size() > 64) {
+            Job done = scheduler.poll();
+            double durationNanos = 1e6 * (1 + done.flow().length());
+            scheduler.completed(done, durationNanos);
+            ingress.observe(done, durationNanos);
+          }
+          if ((i & 511) == 0) {
+            scheduler.age();
+          }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf(Locale.ROOT, "%-30s rep %d: %,12.0f jobs/s%n", arm, rep, jobs / seconds);
+      }
+    }
+  }
+}
