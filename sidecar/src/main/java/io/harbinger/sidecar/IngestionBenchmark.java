@@ -165,7 +165,7 @@ public final class IngestionBenchmark {
         millis[rounds / 2],
         millis[(int) Math.ceil(rounds * 0.9) - 1],
         millis[rounds - 1],
-        50);
+        sidecar.config().publishInterval().toMillis());
   }
 
   private static DurationReport report(String job, long nanos) {

@@ -140,6 +140,10 @@ public final class Sidecar implements AutoCloseable {
     return predictor;
   }
 
+  SidecarConfig config() {
+    return config;
+  }
+
   /**
    * Returns what the sidecar knows about one key.
    *

@@ -47,7 +47,7 @@ class ConfigLoaderTest {
     assertThat(c.reportQueue()).isEqualTo("harbinger.reports.sidecar-1");
     assertThat(c.rabbit().password()).isEqualTo("guest");
     assertThat(c.snapshotInterval()).isEqualTo(Duration.ofSeconds(60));
-    assertThat(c.publishInterval()).isEqualTo(Duration.ofMillis(50));
+    assertThat(c.publishInterval()).isEqualTo(Duration.ofMillis(25));
   }
 
   @Test
