@@ -474,9 +474,8 @@ public final class HistogramPredictor implements Predictor {
   }
 
   KeyShard shardOf(String key) {
-    int h = key.hashCode();
-    h ^= h >>> 16;
-    return shards[(h & 0x7fffffff) % shards.length];
+    // The shard takes the high bits of the hash; the shard's own table takes the low bits.
+    return shards[(int) (((KeyShard.hash(key) >>> 8) & 0xffffffL) % shards.length)];
   }
 
   private KeyStats statsOf(KeyState s, long now) {

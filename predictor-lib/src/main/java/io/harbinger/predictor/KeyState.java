@@ -13,6 +13,7 @@ package io.harbinger.predictor;
 final class KeyState {
 
   final String key;
+  final int hash;
   final DurationHistogram histogram = new DurationHistogram();
   long observations;
   long lastActivityNanos;
@@ -22,6 +23,7 @@ final class KeyState {
   Outcome lastOutcome;
   KeyState older;
   KeyState newer;
+  KeyState nextInBucket;
 
   private boolean summaryValid;
   private boolean hasWeight;
@@ -31,6 +33,7 @@ final class KeyState {
 
   KeyState(String key, long nowNanos) {
     this.key = key;
+    this.hash = KeyShard.hash(key);
     this.lastActivityNanos = nowNanos;
     this.lastDecayNanos = nowNanos;
   }

@@ -36,6 +36,7 @@ class SnapshotTest {
       }
       p.observe(Keys.of("shop", "bimodal"), i % 12 == 0 ? 3000 * MS : 3 * MS);
     }
+    ticker.advance(Duration.ofSeconds(1));
     p.observe(Keys.of("shop", "barely_seen"), 5 * MS);
     return p;
   }
