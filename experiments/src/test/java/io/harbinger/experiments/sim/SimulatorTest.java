@@ -198,9 +198,7 @@ class SimulatorTest {
 
   @Test
   void run_oracleWithoutAgingUnderLoad_cutsMeanLatencyAgainstFifo() throws Exception {
-    Trace trace =
-        TraceFormat.read(
-            "synthetic:seed=9,jobs=60000,keys=20,workers=16,load=0.9");
+    Trace trace = TraceFormat.read("synthetic:seed=9,jobs=60000,keys=20,workers=16,load=0.9");
     SimInput input = SimInput.atLoad(trace, trace.size() / 2, 16, 0.9);
 
     double fifo = meanLatency(Simulator.run(input, Arm.parse("fifo"), 1));
