@@ -422,20 +422,24 @@ public final class SimulationReport {
     return String.format(Locale.ROOT, "%.1f%%", 100 * fraction);
   }
 
-  /** Formats milliseconds with a unit that keeps three significant digits. */
+  /**
+   * Formats milliseconds in ms, s or h with about three significant digits, never in E-notation.
+   */
   static String millis(Double ms) {
     if (ms == null || ms.isNaN()) {
       return "-";
     }
-    if (ms < 1) {
-      return String.format(Locale.ROOT, "%.3f ms", ms);
-    }
     if (ms < 1000) {
-      return String.format(Locale.ROOT, "%.3g ms", ms);
+      return digits(ms) + " ms";
     }
     if (ms < 3_600_000) {
-      return String.format(Locale.ROOT, "%.3g s", ms / 1000);
+      return digits(ms / 1000) + " s";
     }
-    return String.format(Locale.ROOT, "%.3g h", ms / 3_600_000);
+    return digits(ms / 3_600_000) + " h";
+  }
+
+  private static String digits(double v) {
+    String pattern = v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : v >= 0.9995 ? "%.2f" : "%.3f";
+    return String.format(Locale.ROOT, pattern, v);
   }
 }
