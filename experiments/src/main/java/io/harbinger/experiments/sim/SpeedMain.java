@@ -12,8 +12,9 @@ import java.util.Locale;
  *
  * <p>Usage: {@code SpeedMain [TRACE] [REPEATS]}, by default {@code
  * synthetic:seed=1,jobs=4000000,keys=1000} and 3 repeats, at load 0.95 on 64 workers. Each arm runs
- * once to warm the JIT, then {@code REPEATS} times; the best and median rates are printed. The
- * predictor's warm-up on the history is not timed (it is reported separately).
+ * once to warm the JIT, then {@code REPEATS} times; the best and median rates are printed. A timed
+ * run is the whole of {@link Simulator#run}, so for {@code predictive_warm} it includes the
+ * predictor's pass over the history, and the rate counts evaluation jobs only.
  */
 public final class SpeedMain {
 
