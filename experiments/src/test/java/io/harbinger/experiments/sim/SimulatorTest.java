@@ -107,6 +107,26 @@ class SimulatorTest {
   }
 
   @Test
+  void run_twoClassPriorityAtLoad08_matchesTable18Within3Percent() throws Exception {
+    Trace trace = twoClass(3_000_001, 0.9, 10, 0.8, 13);
+    SimInput input = SimInput.atOwnLoad(trace, 1, 1);
+    int[] classes = classes(input);
+
+    double[] pr =
+        meanWaitByClassMillis(
+            Simulator.runFixed(input, classes, Arm.parse("oracle+no_aging")), classes);
+    double[] ff =
+        meanWaitByClassMillis(
+            Simulator.runFixed(input, new int[input.evaluationJobs()], Arm.parse("fifo+no_aging")),
+            classes);
+
+    // Table 18, p = 0.9, r = 10, rho = 0.8: short 0.32, long 1.61, all jobs 0.45 of FIFO.
+    assertThat(pr[0] / ff[2]).isCloseTo(0.32, within(0.03 * 0.32));
+    assertThat(pr[1] / ff[2]).isCloseTo(1.61, within(0.03 * 1.61));
+    assertThat(pr[2] / ff[2]).isCloseTo(0.45, within(0.03 * 0.45));
+  }
+
+  @Test
   void run_anyArm_losesNoJobAndKeepsEveryWorkerBusyWhileJobsWait() throws Exception {
     Trace trace =
         TraceFormat.read(
