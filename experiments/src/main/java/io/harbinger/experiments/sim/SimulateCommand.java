@@ -93,7 +93,9 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "also write DIR/load-L/table.md and summary.json for each load")
   private Path out;
 
-  @Option(names = "--json", description = "print JSON instead of Markdown")
+  @Option(
+      names = "--json",
+      description = "print a JSON array (one report per load) instead of Markdown")
   private boolean json;
 
   @Option(
@@ -155,6 +157,7 @@ public final class SimulateCommand implements Callable<Integer> {
     String command =
         "harbinger simulate "
             + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+    List<String> jsonReports = new ArrayList<>();
     for (double load : loads) {
       SimInput input;
       try {
@@ -165,8 +168,12 @@ public final class SimulateCommand implements Callable<Integer> {
         return 1;
       }
       SimulationReport report = SimulationReport.run(input, arms, seed, command);
-      stdout.print(json ? report.json() : report.text());
-      stdout.flush();
+      if (json) {
+        jsonReports.add(report.json().strip());
+      } else {
+        stdout.print(report.text());
+        stdout.flush();
+      }
       if (out != null) {
         Path dir = out.resolve(String.format(Locale.ROOT, "load-%.2f", load));
         try {
@@ -179,6 +186,10 @@ public final class SimulateCommand implements Callable<Integer> {
           return 1;
         }
       }
+    }
+    if (json) {
+      stdout.print("[\n" + String.join(",\n", jsonReports) + "\n]\n");
+      stdout.flush();
     }
     return 0;
   }

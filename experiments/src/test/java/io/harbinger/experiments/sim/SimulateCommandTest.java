@@ -59,6 +59,17 @@ class SimulateCommandTest {
   }
 
   @Test
+  void simulate_jsonWithTwoLoads_printsOneArrayOfReports() throws Exception {
+    Run r = run(TRACE, "--load", "0.5,0.8", "--workers", "4", "--arms", "oracle", "--json");
+
+    JsonNode json = new ObjectMapper().readTree(r.out());
+    assertThat(json.isArray()).isTrue();
+    assertThat(json).hasSize(2);
+    assertThat(json.get(1).get("load").asDouble()).isEqualTo(0.8);
+    assertThat(json.get(1).get("arms").get(1).get("arm").asText()).isEqualTo("oracle");
+  }
+
+  @Test
   void simulate_sameArguments_giveByteIdenticalOutput() {
     String[] args = {TRACE, "--load", "0.9", "--workers", "4", "--json"};
 
