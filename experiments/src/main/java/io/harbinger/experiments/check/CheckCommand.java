@@ -1,5 +1,6 @@
 package io.harbinger.experiments.check;
 
+import io.harbinger.experiments.sim.SimulatedWhatIf;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.experiments.trace.TraceException;
 import io.harbinger.experiments.trace.TraceFormat;
@@ -40,6 +41,9 @@ import picocli.CommandLine.Spec;
     exitCodeOnExecutionException = 1)
 public final class CheckCommand implements Callable<Integer> {
 
+  /** Workers of the simulated what-if, as in the paper's trace simulations. */
+  private static final int WHAT_IF_WORKERS = 64;
+
   @Spec private CommandSpec spec;
 
   @Parameters(
@@ -60,6 +64,11 @@ public final class CheckCommand implements Callable<Integer> {
       description =
           "floor for durations before logs and tiers, in ms (default: the trace's resolution)")
   private double floorMillis;
+
+  @Option(
+      names = "--no-what-if",
+      description = "skip the simulated what-if (FIFO, predictive, weights with pausing aging)")
+  private boolean noWhatIf;
 
   @Option(names = "--json", description = "print the result as JSON instead of text")
   private boolean json;
@@ -105,7 +114,8 @@ public final class CheckCommand implements Callable<Integer> {
     }
     PredictabilityCheck.Options options =
         new PredictabilityCheck.Options(minObservations, Math.round(floorMillis * 1e6));
-    CheckResult result = PredictabilityCheck.run(trace, options, WhatIf.NOT_AVAILABLE);
+    WhatIf whatIf = noWhatIf ? WhatIf.NOT_AVAILABLE : new SimulatedWhatIf(WHAT_IF_WORKERS);
+    CheckResult result = PredictabilityCheck.run(trace, options, whatIf);
     out.print(json ? CheckReport.json(result) : CheckReport.text(result));
     out.flush();
     return 0;

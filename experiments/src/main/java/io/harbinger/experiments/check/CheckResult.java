@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param global accuracy of the history's global median on the same jobs
  * @param spread within-key tail spread of the routable keys
  * @param replay what the real predictor would have done on the held-out jobs
- * @param whatIf the simulated what-if (a hook, not run yet)
+ * @param whatIf the simulated what-if
  * @param verdict the advice
  * @param reason why, with the numbers the rules compared
  */

@@ -93,7 +93,7 @@ public final class PredictabilityCheck {
    *
    * @param trace the history, sorted by arrival, with at least 2 jobs
    * @param options the settings
-   * @param whatIf the simulated what-if; {@link WhatIf#NOT_AVAILABLE} until the simulator exists
+   * @param whatIf the simulated what-if; {@link WhatIf#NOT_AVAILABLE} to skip it
    * @return the measurements and the verdict
    */
   public static CheckResult run(Trace trace, Options options, WhatIf whatIf) {

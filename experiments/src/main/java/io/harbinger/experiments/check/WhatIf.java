@@ -5,22 +5,17 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * HOOK, NOT IMPLEMENTED YET (issue 7, part 6): the simulated what-if of the check, which replays
- * the held-out half through the discrete-event simulator with FIFO, predictive routing, and
- * worker-time weights with pausing aging, at the history's own load and at 0.8. It needs the
- * scheduling core and the simulator, which do not exist yet; until then {@link #NOT_AVAILABLE} is
- * used and the check says the what-if was not run.
+ * The simulated what-if of the check: replays the held-out part through the discrete-event
+ * simulator with FIFO, predictive routing, and worker-time weights with pausing aging, at the
+ * history's own load and at 0.8. The implementation is {@code
+ * io.harbinger.experiments.sim.SimulatedWhatIf}; {@link #NOT_AVAILABLE} skips the simulation.
  */
 @FunctionalInterface
 public interface WhatIf {
 
-  /** The what-if used until the simulator exists: reports that nothing was simulated. */
+  /** A what-if that simulates nothing and says so (for checks that skip the simulation). */
   WhatIf NOT_AVAILABLE =
-      (trace, historyJobs) ->
-          new Result(
-              false,
-              "not run: the discrete-event simulator does not exist yet (needs the scheduling core)",
-              List.of());
+      (trace, historyJobs) -> new Result(false, "not run: skipped (--no-what-if)", List.of());
 
   /**
    * Simulates the held-out part of a trace.

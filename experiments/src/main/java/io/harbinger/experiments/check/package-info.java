@@ -4,9 +4,9 @@
  *
  * <p>Public API: {@link io.harbinger.experiments.check.PredictabilityCheck} (the computation),
  * {@link io.harbinger.experiments.check.CheckResult} (its result, with the {@link
- * io.harbinger.experiments.check.Verdict}), {@link io.harbinger.experiments.check.WhatIf} (the hook
- * for the simulated what-if, not implemented yet) and {@link
- * io.harbinger.experiments.check.CheckCommand} (the command line). Everything else is
+ * io.harbinger.experiments.check.Verdict}), {@link io.harbinger.experiments.check.WhatIf} (the
+ * simulated what-if, implemented by {@code io.harbinger.experiments.sim.SimulatedWhatIf}) and
+ * {@link io.harbinger.experiments.check.CheckCommand} (the command line). Everything else is
  * package-private.
  */
 package io.harbinger.experiments.check;

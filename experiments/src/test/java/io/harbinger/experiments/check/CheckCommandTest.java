@@ -40,9 +40,19 @@ class CheckCommandTest {
         .contains("held-out jobs on routable keys (>= 20 history jobs): 100.0%")
         .contains("tier accuracy")
         .contains("held-out jobs predicted:")
-        .contains("what-if simulation: not run")
+        .contains("what-if simulation: simulated 2,500 held-out jobs on 64 workers")
+        .contains("predictive_warm at load 0.80: mean latency")
+        .contains("predictive_warm+weights+pausing at load 0.80: mean latency")
         .contains("verdict: turn it on");
     assertThat(r.err()).isEmpty();
+  }
+
+  @Test
+  void check_noWhatIf_saysTheSimulationWasSkipped() {
+    Run r = run("--no-what-if", PREDICTABLE);
+
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.out()).contains("what-if simulation: not run: skipped (--no-what-if)");
   }
 
   @Test

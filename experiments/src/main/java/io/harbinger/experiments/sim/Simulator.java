@@ -1,0 +1,290 @@
+package io.harbinger.experiments.sim;
+
+import io.harbinger.broker.sched.Job;
+import io.harbinger.broker.sched.LevelScheduler;
+import io.harbinger.broker.sched.SchedulerConfig;
+import io.harbinger.experiments.trace.Trace;
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Prediction;
+import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.Ticker;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/**
+ * The discrete-event simulator: non-preemptive workers fed by the broker's scheduling core, with
+ * the predictor driven by simulated time.
+ *
+ * <p>Example: {@code Simulator.run(SimInput.atLoad(trace, trace.size() / 2, 64, 0.8),
+ * Arm.parse("predictive_warm+weights"), 2026)} warms a predictor on the first half, then replays
+ * the second half at load 0.8 on 64 workers with weights 8:3:1 and pausing aging.
+ *
+ * <p>Implementation notes (reference section 5.3, seed paper section 5.6). The next event is the
+ * earliest of a completion, an arrival and an aging tick; on equal times a completion goes first,
+ * then an arrival, then the tick. After every event idle workers take jobs from the scheduler until
+ * it is empty or no worker is idle. Aging ticks fall on multiples of the aging interval (0.5 s)
+ * while anything waits. The predictor predicts at arrival and learns at completion; a trusted
+ * estimate becomes the job's cost for weighted selection, as in the broker's ingress. {@code
+ * predictive_warm} first observes every history row at its simulated (negative) arrival time.
+ * Workers are a binary heap of end times; ties between completions go to the lower job index, so a
+ * run is a pure function of its input, arm and seed. There are 3 levels and the default level is 1.
+ *
+ * <p>Not thread-safe; one run uses one thread. Different runs share nothing but the trace.
+ */
+public final class Simulator {
+
+  /** The number of levels. */
+  static final int LEVELS = 3;
+
+  private Simulator() {}
+
+  /**
+   * Runs one arm.
+   *
+   * @param input the prepared trace
+   * @param arm the arm
+   * @param seed the seed of {@code static_random}'s levels
+   * @return each evaluation job's start and end
+   */
+  public static SimRun run(SimInput input, Arm arm, long seed) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(arm, "arm");
+    return new Engine(input, arm, seed).run();
+  }
+
+  /**
+   * Runs jobs with fixed levels, for validation against queueing formulas.
+   *
+   * @param input the prepared trace
+   * @param levels each evaluation job's level in [0, levels)
+   * @param arm the selection and aging (its routing is ignored)
+   * @return each evaluation job's start and end
+   */
+  static SimRun runFixed(SimInput input, int[] levels, Arm arm) {
+    Engine e = new Engine(input, arm, 0);
+    e.fixedLevels = levels;
+    return e.run();
+  }
+
+  private static final class SimJob extends Job {
+    final int index;
+
+    SimJob(String key, long sizeHint, int index) {
+      super(key, "", sizeHint, -1);
+      this.index = index;
+    }
+  }
+
+  private static final class Clock implements Ticker {
+    long nowNanos;
+
+    @Override
+    public long nanos() {
+      return nowNanos;
+    }
+  }
+
+  private static final class Engine {
+    private final SimInput input;
+    private final Arm arm;
+    private final long seed;
+    private final Clock clock = new Clock();
+    private int[] fixedLevels;
+    private HistogramPredictor predictor;
+    private final long[] outcomes = new long[io.harbinger.predictor.Outcome.values().length];
+
+    Engine(SimInput input, Arm arm, long seed) {
+      this.input = input;
+      this.arm = arm;
+      this.seed = seed;
+    }
+
+    SimRun run() {
+      Trace trace = input.trace();
+      int history = input.historyJobs();
+      int n = input.evaluationJobs();
+      SchedulerConfig config =
+          SchedulerConfig.defaults().withSelection(arm.selection()).withAging(arm.aging());
+      LevelScheduler scheduler =
+          new LevelScheduler(config.levels(), config.newSelector(), config.newAging(), clock);
+      int[] keyLevels = fixedLevels == null ? keyLevels() : null;
+      if (arm.routing().predictive() && fixedLevels == null) {
+        predictor = new HistogramPredictor(PredictorConfig.defaults(), clock, Mode.PREDICTIVE);
+        if (arm.routing() == Arm.Routing.PREDICTIVE_WARM) {
+          for (int i = 0; i < history; i++) {
+            clock.nowNanos = input.simulatedNanos(trace.arrivalNanos(i));
+            predictor.observe(trace.key(i), trace.sizeHint(i), trace.durationNanos(i));
+          }
+        }
+      }
+      boolean oracle = fixedLevels == null && arm.routing() == Arm.Routing.ORACLE;
+      boolean aging = arm.aging() != io.harbinger.broker.sched.AgingMode.NONE;
+      long intervalNanos = config.agingInterval().toNanos();
+      int workers = input.workers();
+      long[] heapEnd = new long[workers];
+      SimJob[] heapJob = new SimJob[workers];
+      int busy = 0;
+      long[] start = new long[n];
+      long[] end = new long[n];
+      long promotions = 0;
+      long nextTick = Long.MAX_VALUE;
+      int next = 0;
+      clock.nowNanos = n == 0 ? 0 : Math.min(0, input.arrivalNanos(0));
+      while (next < n || busy > 0) {
+        long tc = busy > 0 ? heapEnd[0] : Long.MAX_VALUE;
+        long ta = next < n ? input.arrivalNanos(next) : Long.MAX_VALUE;
+        if (tc <= ta && tc <= nextTick) {
+          clock.nowNanos = tc;
+          SimJob job = heapJob[0];
+          busy--;
+          heapEnd[0] = heapEnd[busy];
+          heapJob[0] = heapJob[busy];
+          heapJob[busy] = null;
+          siftDown(heapEnd, heapJob, busy, 0);
+          double duration = trace.durationNanos(history + job.index);
+          scheduler.completed(job, duration);
+          if (predictor != null) {
+            predictor.observe(job.key(), job.sizeHint(), duration);
+            if (job.predictedLevel() >= 0) {
+              predictor.score(job.predictedLevel(), job.estimateNanos(), duration);
+            }
+          }
+        } else if (ta <= nextTick) {
+          clock.nowNanos = ta;
+          int t = history + next;
+          SimJob job = new SimJob(trace.key(t), trace.sizeHint(t), next);
+          if (fixedLevels != null) {
+            job.place(fixedLevels[next]);
+          } else if (predictor != null) {
+            Prediction p = predictor.predict(job.key(), job.sizeHint());
+            outcomes[p.outcome().ordinal()]++;
+            job.recordPrediction(p.predictedLevel(), p.estimateNanos());
+            if (p.isPredicted() && p.level() == p.predictedLevel()) {
+              job.place(p.level(), p.estimateNanos());
+            } else {
+              job.place(p.level());
+            }
+          } else if (oracle) {
+            job.place(input.tierOf(trace.durationNanos(t)));
+          } else {
+            job.place(keyLevels[trace.keyId(t)]);
+          }
+          scheduler.submit(job);
+          next++;
+        } else {
+          clock.nowNanos = nextTick;
+          promotions += scheduler.age();
+          nextTick += intervalNanos;
+        }
+        long now = clock.nowNanos;
+        while (busy < workers) {
+          SimJob job = (SimJob) scheduler.poll();
+          if (job == null) {
+            break;
+          }
+          start[job.index] = now;
+          long e = now + trace.durationNanos(history + job.index);
+          end[job.index] = e;
+          heapEnd[busy] = e;
+          heapJob[busy] = job;
+          siftUp(heapEnd, heapJob, busy);
+          busy++;
+        }
+        if (!aging || scheduler.size() == 0) {
+          nextTick = Long.MAX_VALUE;
+        } else if (nextTick == Long.MAX_VALUE) {
+          nextTick = Math.floorDiv(now, intervalNanos) * intervalNanos + intervalNanos;
+        }
+      }
+      if (scheduler.size() != 0) {
+        throw new IllegalStateException("jobs left waiting at the end: " + scheduler.size());
+      }
+      return new SimRun(input, arm, start, end, outcomes, promotions);
+    }
+
+    /** Returns each key's level for FIFO and the static maps. */
+    private int[] keyLevels() {
+      Trace trace = input.trace();
+      int[] levels = new int[trace.keyCount()];
+      switch (arm.routing()) {
+        case STATIC_HISTORY -> {
+          int history = input.historyJobs();
+          int[] counts = new int[trace.keyCount()];
+          for (int i = 0; i < history; i++) {
+            counts[trace.keyId(i)]++;
+          }
+          long[][] durations = new long[trace.keyCount()][];
+          for (int k = 0; k < counts.length; k++) {
+            durations[k] = new long[counts[k]];
+            counts[k] = 0;
+          }
+          for (int i = 0; i < history; i++) {
+            int k = trace.keyId(i);
+            durations[k][counts[k]++] = trace.durationNanos(i);
+          }
+          for (int k = 0; k < levels.length; k++) {
+            long[] d = durations[k];
+            if (d.length == 0) {
+              levels[k] = 1;
+            } else {
+              Arrays.sort(d);
+              levels[k] = input.tierOf(d[(d.length - 1) / 2]);
+            }
+          }
+        }
+        case STATIC_RANDOM -> {
+          SplittableRandom rng = new SplittableRandom(seed);
+          for (int k = 0; k < levels.length; k++) {
+            levels[k] = rng.nextInt(LEVELS);
+          }
+        }
+        default -> {}
+      }
+      return levels;
+    }
+  }
+
+  private static boolean before(long[] ends, SimJob[] jobs, int a, int b) {
+    return ends[a] < ends[b] || (ends[a] == ends[b] && jobs[a].index < jobs[b].index);
+  }
+
+  private static void siftUp(long[] ends, SimJob[] jobs, int i) {
+    while (i > 0) {
+      int parent = (i - 1) >>> 1;
+      if (!before(ends, jobs, i, parent)) {
+        return;
+      }
+      swap(ends, jobs, i, parent);
+      i = parent;
+    }
+  }
+
+  private static void siftDown(long[] ends, SimJob[] jobs, int size, int i) {
+    while (true) {
+      int left = 2 * i + 1;
+      if (left >= size) {
+        return;
+      }
+      int least = left;
+      if (left + 1 < size && before(ends, jobs, left + 1, left)) {
+        least = left + 1;
+      }
+      if (!before(ends, jobs, least, i)) {
+        return;
+      }
+      swap(ends, jobs, i, least);
+      i = least;
+    }
+  }
+
+  private static void swap(long[] ends, SimJob[] jobs, int a, int b) {
+    long e = ends[a];
+    ends[a] = ends[b];
+    ends[b] = e;
+    SimJob j = jobs[a];
+    jobs[a] = jobs[b];
+    jobs[b] = j;
+  }
+}

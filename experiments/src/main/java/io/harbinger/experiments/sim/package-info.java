@@ -1,0 +1,19 @@
+/**
+ * The discrete-event simulator and trace replay behind {@code ./harbinger simulate}: non-preemptive
+ * workers fed by the broker's scheduling core ({@code io.harbinger.broker.sched}) and Harbinger's
+ * predictor, both on simulated time.
+ *
+ * <p>Public API: {@link io.harbinger.experiments.sim.SimInput} (a trace split into history and
+ * evaluation, compressed to a load), {@link io.harbinger.experiments.sim.Arm} (the arms and their
+ * suffixes), {@link io.harbinger.experiments.sim.Simulator} (one run) giving a {@link
+ * io.harbinger.experiments.sim.SimRun}, {@link io.harbinger.experiments.sim.WindowStats} (metrics
+ * per window), {@link io.harbinger.experiments.sim.SimulationReport} (arms, windows and gates A and
+ * B at one load), {@link io.harbinger.experiments.sim.SimulateCommand} (the command line), {@link
+ * io.harbinger.experiments.sim.SimulatedWhatIf} (the check's what-if) and {@link
+ * io.harbinger.experiments.sim.SpeedMain} (the speed measurement).
+ *
+ * <p>Assumptions and guarantees: a run is single-threaded and a pure function of its input, arm and
+ * seed, so reports are byte-identical when repeated. Nothing here reads the system clock except
+ * {@link io.harbinger.experiments.sim.SpeedMain}.
+ */
+package io.harbinger.experiments.sim;
