@@ -6,13 +6,14 @@ import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 
 /**
- * The CPU time of one prediction and one observation at a given number of keys, measured with the thread's CPU clock
- * so that other processes on a busy machine do not inflate it; the cross-check of {@link PredictorBenchmark}, whose
- * setup it reuses.
+ * The CPU time of one prediction and one observation at a given number of keys, measured with the
+ * thread's CPU clock so that other processes on a busy machine do not inflate it; the cross-check
+ * of {@link PredictorBenchmark}, whose setup it reuses.
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.harbinger.benchmarks.PredictorCpuCost [keys] [rounds]
- * [opsPerRound]}. It prints the median and range over rounds of CPU nanoseconds per operation. Cache pollution from
- * other processes still counts, so on a shared machine this is an upper bound too, but a much tighter one.
+ * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.harbinger.benchmarks.PredictorCpuCost
+ * [keys] [rounds] [opsPerRound]}. It prints the median and range over rounds of CPU nanoseconds per
+ * operation. Cache pollution from other processes still counts, so on a shared machine this is an
+ * upper bound too, but a much tighter one.
  */
 public final class PredictorCpuCost {
 
@@ -21,7 +22,8 @@ public final class PredictorCpuCost {
   /**
    * Runs the measurement.
    *
-   * @param args keys (default 10,000), rounds (default 15), operations per round (default 1,000,000)
+   * @param args keys (default 10,000), rounds (default 15), operations per round (default
+   *     1,000,000)
    */
   public static void main(String[] args) {
     int keys = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;

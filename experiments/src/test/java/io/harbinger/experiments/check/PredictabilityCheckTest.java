@@ -179,8 +179,9 @@ class PredictabilityCheckTest {
 
     assertThat(r.coverage().routableShare()).isEqualTo(1.0);
     assertThat(r.replay().predictedShare()).isZero();
-    // Each observation after a 3-hour gap finds the key stale and restarts its history, so it never reaches 20
-    // observations: the gates (cold before stale) answer "cold".
+    // Each observation after a 3-hour gap finds the key stale and restarts its history, so the key
+    // never
+    // reaches 20 observations: the gates (cold before stale) answer "cold".
     assertThat(r.replay().outcomeShares()).containsOnlyKeys("cold", "predicted");
     assertThat(r.verdict()).isEqualTo(Verdict.NOT_USEFUL);
   }
