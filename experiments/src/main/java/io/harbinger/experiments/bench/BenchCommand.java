@@ -258,7 +258,7 @@ public final class BenchCommand implements Callable<Integer> {
     Endpoints endpoints = Endpoints.fromEnvironment();
     BackendVersions versions;
     try {
-      versions = probe(plan, endpoints);
+      versions = probe(plan.arms(), endpoints);
     } catch (BackendUnavailable e) {
       err.println("bench: " + e.getMessage());
       err.flush();
@@ -378,6 +378,15 @@ public final class BenchCommand implements Callable<Integer> {
   /** RabbitMQ's and Redis's versions, or null for those not needed. */
   record BackendVersions(String rabbitmq, String redis) {}
 
+  /**
+   * Checks that the brokers the arms need answer, and reads their versions.
+   *
+   * @param arms the arm names
+   * @param endpoints where RabbitMQ and Redis are
+   * @return the versions, null for a broker no arm needs
+   * @throws BackendUnavailable naming the broker, its URI and how to start it
+   */
+
   /** A broker the plan needs cannot be reached. */
   static final class BackendUnavailable extends Exception {
     private static final long serialVersionUID = 1L;
@@ -387,10 +396,10 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  static BackendVersions probe(Plan plan, Endpoints endpoints) throws BackendUnavailable {
+  static BackendVersions probe(List<String> arms, Endpoints endpoints) throws BackendUnavailable {
     boolean rabbit = false;
     boolean redis = false;
-    for (String name : plan.arms()) {
+    for (String name : arms) {
       Arm.Backend b = Arms.byName(name).backend();
       rabbit |= b == Arm.Backend.RABBITMQ;
       redis |= b == Arm.Backend.REDIS;

@@ -120,7 +120,7 @@ class BenchCommandTest {
         new Endpoints(
             URI.create("amqp://guest:guest@127.0.0.1:1/%2F"), URI.create("redis://127.0.0.1:1"));
 
-    assertThatThrownBy(() -> BenchCommand.probe(plan("--arms", "rabbitmq-fifo"), closed))
+    assertThatThrownBy(() -> BenchCommand.probe(List.of("rabbitmq-fifo"), closed))
         .isInstanceOf(BenchCommand.BackendUnavailable.class)
         .hasMessageContaining("RabbitMQ is not reachable at amqp://guest:guest@127.0.0.1:1/%2F")
         .hasMessageContaining("rabbitmq-server -detached");
@@ -132,7 +132,7 @@ class BenchCommandTest {
         new Endpoints(
             URI.create("amqp://guest:guest@127.0.0.1:1/%2F"), URI.create("redis://127.0.0.1:1"));
 
-    assertThatThrownBy(() -> BenchCommand.probe(plan("--arms", "redis-fifo"), closed))
+    assertThatThrownBy(() -> BenchCommand.probe(List.of("redis-fifo"), closed))
         .isInstanceOf(BenchCommand.BackendUnavailable.class)
         .hasMessageContaining("Redis is not reachable at redis://127.0.0.1:1")
         .hasMessageContaining("redis-server");
@@ -145,7 +145,7 @@ class BenchCommandTest {
             URI.create("amqp://guest:guest@127.0.0.1:1/%2F"), URI.create("redis://127.0.0.1:1"));
 
     BenchCommand.BackendVersions versions =
-        BenchCommand.probe(plan("--arms", "broker-fifo,broker-predictive"), closed);
+        BenchCommand.probe(List.of("broker-fifo", "broker-predictive"), closed);
 
     assertThat(versions.rabbitmq()).isNull();
     assertThat(versions.redis()).isNull();
