@@ -213,6 +213,7 @@ final class BrokerArm implements Arm {
     public Map<String, String> attributes() {
       Map<String, String> out = new LinkedHashMap<>(attributes);
       out.put("consumer_errors", Long.toString(consumerErrors.get()));
+      out.put("broker_stats", String.valueOf(broker.stats()));
       if (predictor != null) {
         out.put("predictor", String.valueOf(predictor.stats()));
       }
