@@ -1,0 +1,531 @@
+package io.harbinger.experiments.bench;
+
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.harbinger.experiments.stats.AnalysisReport;
+import io.harbinger.experiments.stats.Criterion;
+import io.harbinger.experiments.stats.GateResult;
+import io.harbinger.experiments.stats.PercentileBootstrap;
+import io.harbinger.experiments.stats.RunMetrics;
+import io.harbinger.experiments.workload.Calibration;
+import io.harbinger.experiments.workload.HandlerMode;
+import io.harbinger.experiments.workload.KernelCalibration;
+import io.harbinger.experiments.workload.MessageRecord;
+import io.harbinger.experiments.workload.RunRecord;
+import io.harbinger.experiments.workload.RunRecords;
+import io.harbinger.experiments.workload.Sleeper;
+import io.harbinger.experiments.workload.Workload;
+import io.harbinger.experiments.workload.WorkloadConfig;
+import io.harbinger.predictor.Ticker;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import redis.clients.jedis.Jedis;
+
+/**
+ * {@code ./harbinger bench}: runs the production-flow workload through the chosen arms and seeds,
+ * writes every run and the analysis.
+ *
+ * <p>Example: {@code ./harbinger bench --profile quick} runs six arms over seeds 11, 22 and 33 with
+ * sleeping handlers at time scale 10 and writes {@code experiments/results/bench/quick-<date>/}:
+ * {@code runs/<arm>-seed<seed>/} (run.json and messages.tsv), summary.json, report.md, charts/*.svg
+ * and command.txt (the command, git commit, machine facts and seeds).
+ *
+ * <p>Exit codes: 0 when every run completed every message, 1 when RabbitMQ or Redis is unreachable
+ * or a run fails, 2 for bad flags, 3 when a run lost or dead-lettered a message (reported loudly,
+ * and the analysis is still written).
+ *
+ * <p>Implementation notes: harbinger-reference sections 4.2-4.5 and 6.2. The rate scale puts the
+ * steady phase at 60% of four workers ({@link Calibration}); sleeping handlers are priced with the
+ * reference kernel costs (so their durations are the same on every machine), CPU handlers with the
+ * kernels measured here. The arm order rotates per seed (offset = seed mod the number of arms) as
+ * the reference's runner did, so no arm always runs first. Besides each arm's gate against its FIFO
+ * baseline, the issue's targets for {@code rabbitmq-predictive} are judged as secondary criteria:
+ * mean at most -50% and short-class P50 at most -85% against {@code rabbitmq-fifo}, P99 at most
+ * 1.25x, export max wait at most 2x, nothing lost, and a lower mean than {@code
+ * rabbitmq-static-tuned}.
+ */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description =
+        "Run the production-flow benchmark across RabbitMQ, Redis and Harbinger's broker and"
+            + " write the runs and the analysis.")
+public final class BenchCommand implements Callable<Integer> {
+
+  /** The exit code when a run lost or dead-lettered a message. */
+  static final int EXIT_LOST = 3;
+
+  private static final long WARMUP_SEED = 1;
+
+  @Spec private CommandSpec spec;
+
+  @Option(
+      names = "--profile",
+      description = "smoke, quick or full (default: ${DEFAULT-VALUE}).",
+      defaultValue = "quick")
+  private String profile;
+
+  @Option(
+      names = "--arms",
+      split = ",",
+      description = "Arms to run (default: the profile's). Known: ${COMPLETION-CANDIDATES}",
+      completionCandidates = ArmNames.class)
+  private List<String> arms;
+
+  @Option(names = "--seeds", split = ",", description = "Seeds (default: the profile's).")
+  private List<Long> seeds;
+
+  @Option(names = "--handlers", description = "cpu or sleep (default: the profile's).")
+  private String handlers;
+
+  @Option(
+      names = "--time-scale",
+      description = "Run compression in [1, 1000]: 10 runs 300 s of arrivals in 30 s.")
+  private Double timeScale;
+
+  @Option(
+      names = "--arrival-seconds",
+      description = "Arrival window before time scaling, in [1, 86400] (default: the profile's).")
+  private Double arrivalSeconds;
+
+  @Option(
+      names = "--rate-scale",
+      description = "Multiplier on every arrival rate (default: calibrated to a 60% steady phase).")
+  private Double rateScale;
+
+  @Option(
+      names = "--drain-seconds",
+      description = "Longest wait for completion after the arrivals (default: the profile's).")
+  private Double drainSeconds;
+
+  @Option(
+      names = "--out",
+      description = "Output directory (default: experiments/results/bench/<profile>-<date>).")
+  private Path out;
+
+  private final String[] args;
+  private final Clock clock;
+
+  BenchCommand(String[] args, Clock clock) {
+    this.args = args.clone();
+    this.clock = clock;
+  }
+
+  /**
+   * Runs the command line.
+   *
+   * @param args the arguments; {@code --help} lists them
+   */
+  public static void main(String[] args) {
+    System.exit(command(args, Clock.systemUTC()).execute(args));
+  }
+
+  /**
+   * Returns the command line, printing a failure as one line on stderr.
+   *
+   * @param args the arguments as given (recorded in command.txt)
+   * @param clock the clock of the default output directory's date
+   * @return the command line
+   */
+  static CommandLine command(String[] args, Clock clock) {
+    return new CommandLine(new BenchCommand(args, clock))
+        .setExecutionExceptionHandler(
+            (e, cmd, parsed) -> {
+              cmd.getErr().println("bench: " + e.getMessage());
+              cmd.getErr().flush();
+              return 1;
+            });
+  }
+
+  /** The plan after the profile's defaults and the flags are merged and checked. */
+  record Plan(
+      Profile profile,
+      List<String> arms,
+      List<Long> seeds,
+      HandlerMode handlers,
+      double arrivalSeconds,
+      double rateScale,
+      double timeScale,
+      Duration drain,
+      Path out) {}
+
+  Plan plan() {
+    Profile p = Profile.fromWireName(profile);
+    List<String> armNames = arms == null ? p.arms() : List.copyOf(new LinkedHashSet<>(arms));
+    if (armNames.isEmpty()) {
+      throw new IllegalArgumentException("--arms must name at least one arm");
+    }
+    for (String a : armNames) {
+      Arms.byName(a);
+    }
+    List<Long> seedList = seeds == null ? p.seeds() : List.copyOf(new LinkedHashSet<>(seeds));
+    if (seedList.isEmpty()) {
+      throw new IllegalArgumentException("--seeds must name at least one seed");
+    }
+    HandlerMode mode = handlers == null ? p.handlers() : HandlerMode.fromWireName(handlers);
+    double scale = timeScale == null ? p.timeScale() : timeScale;
+    double arrival = arrivalSeconds == null ? p.arrivalSeconds() : arrivalSeconds;
+    double drainS = drainSeconds == null ? p.drainSeconds() : drainSeconds;
+    if (!(drainS > 0 && drainS <= 86_400)) {
+      throw new IllegalArgumentException("--drain-seconds must be in (0, 86400]: " + drainS);
+    }
+    double rate = rateScale != null ? rateScale : p.rateScale();
+    if (Double.isNaN(rate)) {
+      rate = calibratedRateScale(mode);
+    }
+    // Checks time scale, arrival window and rate scale with WorkloadConfig's own messages.
+    WorkloadConfig check = new WorkloadConfig(seedList.get(0), arrival, rate, scale);
+    Path dir =
+        out != null
+            ? out
+            : Path.of(
+                "experiments",
+                "results",
+                "bench",
+                p.wireName() + "-" + LocalDate.now(clock.withZone(ZoneOffset.UTC)));
+    return new Plan(
+        p,
+        armNames,
+        seedList,
+        mode,
+        check.arrivalSeconds(),
+        check.rateScale(),
+        check.timeScale(),
+        Duration.ofMillis(Math.round(drainS * 1000)),
+        dir);
+  }
+
+  /**
+   * Returns the warm-up workload: every arm runs it once, unrecorded, before the measured runs, so
+   * that no measured run pays for class loading and JIT compilation (the first broker run of a cold
+   * JVM was seen at 40 times the latency of a warm one).
+   *
+   * @param plan the plan
+   * @return seed 1, 10 s of arrivals at rate scale 0.5, at the plan's time scale
+   */
+  static WorkloadConfig warmupConfig(Plan plan) {
+    return new WorkloadConfig(WARMUP_SEED, 10, 0.5, plan.timeScale());
+  }
+
+  private static double calibratedRateScale(HandlerMode mode) {
+    return Calibration.compute(
+            kernels(mode), BenchRunner.WORKERS, cores(), Calibration.STEADY_TARGET)
+        .rateScale();
+  }
+
+  private static KernelCalibration kernels(HandlerMode mode) {
+    return mode == HandlerMode.SLEEP
+        ? KernelCalibration.REFERENCE
+        : KernelCalibration.measure(Ticker.SYSTEM);
+  }
+
+  private static int cores() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter outWriter = spec.commandLine().getOut();
+    Plan plan;
+    try {
+      plan = plan();
+    } catch (IllegalArgumentException e) {
+      err.println("bench: " + e.getMessage());
+      err.flush();
+      return CommandLine.ExitCode.USAGE;
+    }
+    Endpoints endpoints = Endpoints.fromEnvironment();
+    BackendVersions versions;
+    try {
+      versions = probe(plan.arms(), endpoints);
+    } catch (BackendUnavailable e) {
+      err.println("bench: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    KernelCalibration kernels = kernels(plan.handlers());
+    Path runsDir = plan.out().resolve("runs");
+    Files.createDirectories(runsDir);
+    String started = clock.instant().toString();
+    writeCommandFile(plan, versions, kernels, started, null);
+    BenchRunner runner =
+        new BenchRunner(Ticker.SYSTEM, Sleeper.SYSTEM, plan.drain(), progressStream());
+    WorkloadConfig warmup = warmupConfig(plan);
+    for (String name : plan.arms()) {
+      runner.run(Arms.byName(name), Workload.generate(warmup, kernels), plan.handlers(), endpoints);
+    }
+    List<RunRecord> runs = new ArrayList<>();
+    List<String> losses = new ArrayList<>();
+    for (long seed : plan.seeds()) {
+      Workload workload =
+          Workload.generate(
+              new WorkloadConfig(seed, plan.arrivalSeconds(), plan.rateScale(), plan.timeScale()),
+              kernels);
+      int offset = (int) Math.floorMod(seed, (long) plan.arms().size());
+      for (int i = 0; i < plan.arms().size(); i++) {
+        Arm arm = Arms.byName(plan.arms().get((i + offset) % plan.arms().size()));
+        RunRecord run = runner.run(arm, workload, plan.handlers(), endpoints);
+        RunRecords.write(runsDir.resolve(arm.name() + "-seed" + seed), run);
+        runs.add(run);
+        long notCompleted = run.messages().stream().filter(m -> !m.completed()).count();
+        long lost =
+            run.messages().stream().filter(m -> m.outcome() == MessageRecord.Outcome.LOST).count();
+        if (notCompleted > 0 || run.submitErrors() > 0) {
+          String loss =
+              String.format(
+                  Locale.ROOT,
+                  "%s seed %d: %d of %d messages LOST, %d dead-lettered, %d submit errors",
+                  arm.name(),
+                  seed,
+                  lost,
+                  run.messages().size(),
+                  notCompleted - lost,
+                  run.submitErrors());
+          losses.add(loss);
+          err.println("bench: !!! " + loss + " !!!");
+          err.flush();
+        }
+      }
+    }
+    AnalysisReport report =
+        AnalysisReport.analyse(runs, PercentileBootstrap.defaults(), issueTargets(plan.arms()));
+    report.write(plan.out());
+    writeCommandFile(plan, versions, kernels, started, clock.instant().toString());
+    outWriter.printf(
+        "wrote %d runs of %d arms to %s%n", runs.size(), plan.arms().size(), plan.out());
+    for (String arm : report.arms()) {
+      GateResult gate = report.gate(arm);
+      if (gate != null) {
+        outWriter.printf(
+            Locale.ROOT,
+            "%s vs %s: mean %.0f ms vs %.0f ms, gate %s%n",
+            arm,
+            report.baseline(arm),
+            report.median(arm, RunMetrics.MEAN_MS),
+            report.median(report.baseline(arm), RunMetrics.MEAN_MS),
+            gate.passed() ? "PASSED" : "NOT PASSED");
+      }
+    }
+    GateResult targets = report.secondary();
+    if (targets != null) {
+      outWriter.printf(
+          "issue targets for rabbitmq-predictive: %s%n",
+          targets.passed() ? "PASSED" : "NOT PASSED");
+    }
+    outWriter.flush();
+    if (!losses.isEmpty()) {
+      err.println("bench: " + losses.size() + " run(s) did not complete every message:");
+      losses.forEach(l -> err.println("bench:   " + l));
+      err.flush();
+      return EXIT_LOST;
+    }
+    return 0;
+  }
+
+  /**
+   * Returns the issue's targets for {@code rabbitmq-predictive}, for the arms present.
+   *
+   * @param arms the arms of the run
+   * @return the criteria, empty when {@code rabbitmq-predictive} or {@code rabbitmq-fifo} is absent
+   */
+  static List<Criterion> issueTargets(List<String> arms) {
+    String arm = "rabbitmq-predictive";
+    String fifo = "rabbitmq-fifo";
+    List<Criterion> out = new ArrayList<>();
+    if (!arms.contains(arm) || !arms.contains(fifo)) {
+      return out;
+    }
+    out.add(new Criterion.Improvement("T1", RunMetrics.MEAN_MS, arm, fifo, -0.50));
+    out.add(new Criterion.Improvement("T2", RunMetrics.SHORT_P50_MS, arm, fifo, -0.85));
+    out.add(
+        new Criterion.MaxRatio(
+            "T3", RunMetrics.P99_MS, arm, fifo, 1.25, java.util.OptionalDouble.empty()));
+    out.add(
+        new Criterion.MaxRatio(
+            "T4", RunMetrics.EXPORT_MAX_WAIT_MS, arm, fifo, 2.0, java.util.OptionalDouble.empty()));
+    out.add(
+        new Criterion.NoLostWork(
+            "T5",
+            arm,
+            List.of(RunMetrics.NOT_COMPLETED, RunMetrics.LOST, RunMetrics.SUBMIT_ERRORS)));
+    if (arms.contains("rabbitmq-static-tuned")) {
+      out.add(new Criterion.Reduction("T6", RunMetrics.MEAN_MS, arm, "rabbitmq-static-tuned"));
+    }
+    return out;
+  }
+
+  /** RabbitMQ's and Redis's versions, or null for those not needed. */
+  record BackendVersions(String rabbitmq, String redis) {}
+
+  /**
+   * Checks that the brokers the arms need answer, and reads their versions.
+   *
+   * @param arms the arm names
+   * @param endpoints where RabbitMQ and Redis are
+   * @return the versions, null for a broker no arm needs
+   * @throws BackendUnavailable naming the broker, its URI and how to start it
+   */
+
+  /** A broker the plan needs cannot be reached. */
+  static final class BackendUnavailable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    BackendUnavailable(String message) {
+      super(message);
+    }
+  }
+
+  static BackendVersions probe(List<String> arms, Endpoints endpoints) throws BackendUnavailable {
+    boolean rabbit = false;
+    boolean redis = false;
+    for (String name : arms) {
+      Arm.Backend b = Arms.byName(name).backend();
+      rabbit |= b == Arm.Backend.RABBITMQ;
+      redis |= b == Arm.Backend.REDIS;
+    }
+    String rabbitVersion = null;
+    String redisVersion = null;
+    if (rabbit) {
+      ConnectionFactory factory = new ConnectionFactory();
+      try {
+        factory.setUri(endpoints.rabbitmq());
+        factory.setConnectionTimeout(3_000);
+        try (Connection c = factory.newConnection("harbinger-bench-probe")) {
+          rabbitVersion = String.valueOf(c.getServerProperties().get("version"));
+        }
+      } catch (Exception e) {
+        throw new BackendUnavailable(
+            "RabbitMQ is not reachable at "
+                + endpoints.rabbitmq()
+                + " ("
+                + e
+                + "); start it with `rabbitmq-server -detached` or set RABBITMQ_URI");
+      }
+    }
+    if (redis) {
+      try (Jedis jedis = new Jedis(endpoints.redis())) {
+        redisVersion = RedisFifoArm.version(jedis.info("server"));
+      } catch (Exception e) {
+        throw new BackendUnavailable(
+            "Redis is not reachable at "
+                + endpoints.redis()
+                + " ("
+                + e
+                + "); start it with `redis-server --daemonize yes --bind 127.0.0.1` or set"
+                + " REDIS_URI");
+      }
+    }
+    return new BackendVersions(rabbitVersion, redisVersion);
+  }
+
+  private void writeCommandFile(
+      Plan plan,
+      BackendVersions versions,
+      KernelCalibration kernels,
+      String started,
+      String finished)
+      throws IOException {
+    StringBuilder b = new StringBuilder();
+    b.append("command: ./harbinger bench");
+    for (String a : args) {
+      b.append(' ').append(a.matches("[A-Za-z0-9_.,:/=-]+") ? a : "'" + a + "'");
+    }
+    b.append('\n');
+    b.append("git_commit: ").append(gitCommit()).append('\n');
+    b.append("started: ").append(started).append('\n');
+    b.append("finished: ").append(finished == null ? "(running)" : finished).append('\n');
+    b.append("profile: ").append(plan.profile().wireName()).append('\n');
+    b.append("arms: ").append(String.join(",", plan.arms())).append('\n');
+    b.append("seeds: ")
+        .append(String.join(",", plan.seeds().stream().map(String::valueOf).toList()))
+        .append('\n');
+    b.append("handlers: ").append(plan.handlers().wireName()).append('\n');
+    b.append(String.format(Locale.ROOT, "arrival_seconds: %.1f%n", plan.arrivalSeconds()));
+    b.append(String.format(Locale.ROOT, "rate_scale: %.4f%n", plan.rateScale()));
+    b.append(String.format(Locale.ROOT, "time_scale: %.2f%n", plan.timeScale()));
+    b.append("drain: ").append(plan.drain()).append('\n');
+    b.append("warmup: every arm once, unrecorded: ").append(warmupConfig(plan)).append('\n');
+    b.append("workers: ").append(BenchRunner.WORKERS).append(", prefetch 1\n");
+    b.append("kernels: ").append(kernels).append('\n');
+    b.append("cores: ").append(cores()).append('\n');
+    b.append("jvm: ")
+        .append(System.getProperty("java.vm.name"))
+        .append(' ')
+        .append(System.getProperty("java.runtime.version"))
+        .append('\n');
+    b.append("os: ")
+        .append(System.getProperty("os.name"))
+        .append(' ')
+        .append(System.getProperty("os.version"))
+        .append(' ')
+        .append(System.getProperty("os.arch"))
+        .append('\n');
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "load_average_1m: %.2f%n",
+            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+    b.append("max_heap_mb: ").append(Runtime.getRuntime().maxMemory() >> 20).append('\n');
+    b.append("rabbitmq: ").append(versions.rabbitmq() == null ? "(not used)" : versions.rabbitmq());
+    b.append('\n');
+    b.append("redis: ").append(versions.redis() == null ? "(not used)" : versions.redis());
+    b.append('\n');
+    Files.createDirectories(plan.out());
+    Files.writeString(plan.out().resolve("command.txt"), b.toString(), StandardCharsets.UTF_8);
+  }
+
+  private static String gitCommit() {
+    try {
+      Process p = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
+      String commit = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      if (!p.waitFor(10, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        return "unknown";
+      }
+      Process s =
+          new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no")
+              .redirectErrorStream(true)
+              .start();
+      String status = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      s.waitFor(10, TimeUnit.SECONDS);
+      return status.isEmpty() ? commit : commit + " (with uncommitted changes)";
+    } catch (IOException e) {
+      return "unknown";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "unknown";
+    }
+  }
+
+  private static PrintStream progressStream() {
+    return System.err;
+  }
+
+  /** The arm names, for picocli's help. */
+  static final class ArmNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return Arms.names().iterator();
+    }
+  }
+}

@@ -1,0 +1,234 @@
+package io.harbinger.experiments.bench;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.harbinger.broker.BrokerConfig;
+import io.harbinger.broker.BrokerServer;
+import io.harbinger.broker.DeadLetter;
+import io.harbinger.broker.MessageBroker;
+import io.harbinger.broker.client.BrokerConsumer;
+import io.harbinger.broker.client.BrokerProducer;
+import io.harbinger.broker.sched.AgingMode;
+import io.harbinger.broker.sched.Policy;
+import io.harbinger.broker.sched.SchedulerConfig;
+import io.harbinger.broker.sched.Selection;
+import io.harbinger.experiments.workload.Job;
+import io.harbinger.experiments.workload.Service;
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.Ticker;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The arms on Harbinger's own broker: FIFO, predictive, weighted with pausing aging, aging off,
+ * per-job-type fair queueing and the oracle.
+ *
+ * <p>Implementation notes: harbinger-reference sections 2.6-2.8 and 4 (workers pull with a 200 ms
+ * timeout; aging 5000/500 ms, lease 30 s). Each run starts a broker in this JVM on a free loopback
+ * port with the arm's policy; the aging threshold and interval are divided by the time scale so
+ * that aging acts at the same point of a compressed run. Each of the four workers is a {@link
+ * BrokerConsumer} pulling on its own thread (one delivery at a time: prefetch 1) and acking or
+ * nacking with the handler's time; a nacked message is retried by the broker. Each service
+ * registers its own {@link BrokerProducer}. Every message carries the job type, the size hint and
+ * the oracle tier header (which only the oracle policy reads).
+ */
+final class BrokerArm implements Arm {
+
+  private static final Duration PULL_TIMEOUT = Duration.ofMillis(200);
+  private static final int DLQ_PAGE = 100;
+
+  private final String name;
+  private final Policy policy;
+  private final Selection selection;
+  private final AgingMode aging;
+
+  /**
+   * Creates an arm.
+   *
+   * @param name the arm name
+   * @param policy the ingress policy
+   * @param selection strict or weighted (8, 3, 1) level selection
+   * @param aging the aging mode
+   */
+  BrokerArm(String name, Policy policy, Selection selection, AgingMode aging) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.policy = Objects.requireNonNull(policy, "policy");
+    this.selection = Objects.requireNonNull(selection, "selection");
+    this.aging = Objects.requireNonNull(aging, "aging");
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public Backend backend() {
+    return Backend.NONE;
+  }
+
+  @Override
+  public Session open(Endpoints endpoints, double timeScale, Worker worker) throws Exception {
+    SchedulerConfig defaults = SchedulerConfig.defaults();
+    SchedulerConfig scheduler =
+        new SchedulerConfig(
+            defaults.levels(),
+            selection,
+            aging,
+            defaults.weights(),
+            scale(defaults.agingThreshold(), timeScale),
+            scale(defaults.agingInterval(), timeScale));
+    BrokerConfig config = BrokerConfig.defaults().withPolicy(policy, scheduler);
+    HistogramPredictor predictor =
+        policy.needsPredictor()
+            ? new HistogramPredictor(
+                PredictorConfig.builder().levels(scheduler.levels()).build(),
+                Ticker.SYSTEM,
+                Mode.PREDICTIVE)
+            : null;
+    MessageBroker broker = new MessageBroker(config, predictor, Ticker.SYSTEM);
+    BrokerServer server =
+        new BrokerServer(
+                NettyServerBuilder.forAddress(
+                        new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                    .directExecutor(),
+                broker)
+            .start();
+    ManagedChannel channel =
+        NettyChannelBuilder.forAddress(
+                InetAddress.getLoopbackAddress().getHostAddress(), server.port())
+            .usePlaintext()
+            .build();
+    BrokerSession session = new BrokerSession(broker, server, channel, predictor);
+    session.attributes.put(
+        "broker",
+        "harbinger-broker policy "
+            + policy.label()
+            + ", "
+            + selection.label()
+            + " selection, "
+            + aging.label()
+            + " aging");
+    session.attributes.put("levels", Integer.toString(scheduler.levels()));
+    session.attributes.put(
+        "aging_threshold_ms", Long.toString(scheduler.agingThreshold().toMillis()));
+    try {
+      for (int i = 0; i < BenchRunner.WORKERS; i++) {
+        BrokerConsumer consumer = BrokerConsumer.register(channel);
+        session.threads.add(
+            Thread.ofPlatform()
+                .name("bench-broker-consumer-" + i)
+                .daemon()
+                .start(
+                    () -> {
+                      try {
+                        consumer.consume(
+                            m -> worker.deliver(m.getPayload().toByteArray()),
+                            () -> session.running,
+                            PULL_TIMEOUT);
+                      } catch (RuntimeException e) {
+                        if (session.running) {
+                          session.consumerErrors.incrementAndGet();
+                        }
+                      }
+                    }));
+      }
+      return session;
+    } catch (RuntimeException e) {
+      session.close();
+      throw e;
+    }
+  }
+
+  private static Duration scale(Duration value, double timeScale) {
+    return Duration.ofNanos(Math.max(1_000_000L, Math.round(value.toNanos() / timeScale)));
+  }
+
+  /** A running broker arm. */
+  private static final class BrokerSession implements Session {
+    private final MessageBroker broker;
+    private final BrokerServer server;
+    private final ManagedChannel channel;
+    private final HistogramPredictor predictor;
+    private final List<Thread> threads = new ArrayList<>();
+    private final Map<String, String> attributes = new LinkedHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong consumerErrors =
+        new java.util.concurrent.atomic.AtomicLong();
+    private volatile boolean running = true;
+
+    BrokerSession(
+        MessageBroker broker,
+        BrokerServer server,
+        ManagedChannel channel,
+        HistogramPredictor predictor) {
+      this.broker = broker;
+      this.server = server;
+      this.channel = channel;
+      this.predictor = predictor;
+    }
+
+    @Override
+    public Publisher publisher(Service service) {
+      BrokerProducer producer = BrokerProducer.register(channel);
+      return job -> producer.submit(ByteString.copyFromUtf8(job.payloadJson()), headers(job));
+    }
+
+    private static Map<String, String> headers(Job job) {
+      Map<String, String> headers = new HashMap<>();
+      headers.put("x-job-type", job.type().wireName());
+      headers.put(MessageBroker.ORACLE_TIER_HEADER, Integer.toString(job.oracleTier()));
+      if (job.sizeHint() > 0) {
+        headers.put(MessageBroker.SIZE_HINT_HEADER, Long.toString(job.sizeHint()));
+      }
+      return headers;
+    }
+
+    @Override
+    public List<byte[]> deadLettered() {
+      List<byte[]> out = new ArrayList<>();
+      while (true) {
+        List<DeadLetter> page = broker.inspectDlq(DLQ_PAGE, out.size()).entries();
+        for (DeadLetter d : page) {
+          out.add(d.payload().toByteArray());
+        }
+        if (page.size() < DLQ_PAGE) {
+          return out;
+        }
+      }
+    }
+
+    @Override
+    public Map<String, String> attributes() {
+      Map<String, String> out = new LinkedHashMap<>(attributes);
+      out.put("consumer_errors", Long.toString(consumerErrors.get()));
+      out.put("broker_stats", String.valueOf(broker.stats()));
+      if (predictor != null) {
+        out.put("predictor", String.valueOf(predictor.stats()));
+      }
+      return out;
+    }
+
+    @Override
+    public void close() {
+      running = false;
+      for (Thread t : threads) {
+        RabbitArm.quietly(() -> t.join(2_000));
+      }
+      channel.shutdownNow();
+      RabbitArm.quietly(() -> channel.awaitTermination(3, TimeUnit.SECONDS));
+      server.close();
+    }
+  }
+}

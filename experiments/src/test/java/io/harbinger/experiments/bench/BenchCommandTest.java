@@ -1,0 +1,169 @@
+package io.harbinger.experiments.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.harbinger.experiments.stats.Criterion;
+import io.harbinger.experiments.workload.HandlerMode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class BenchCommandTest {
+
+  private static final Clock CLOCK =
+      Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
+
+  private final StringWriter err = new StringWriter();
+
+  private int execute(String... args) {
+    CommandLine cmd = BenchCommand.command(args, CLOCK);
+    cmd.setErr(new PrintWriter(err, true));
+    cmd.setOut(new PrintWriter(new StringWriter(), true));
+    return cmd.execute(args);
+  }
+
+  private static BenchCommand.Plan plan(String... args) {
+    BenchCommand command = new BenchCommand(args, CLOCK);
+    new CommandLine(command).parseArgs(args);
+    return command.plan();
+  }
+
+  @Test
+  void plan_quickProfile_usesItsArmsSeedsAndDatedDirectory() {
+    BenchCommand.Plan plan = plan("--profile", "quick");
+
+    assertThat(plan.arms()).contains("rabbitmq-fifo", "rabbitmq-predictive", "redis-fifo");
+    assertThat(plan.seeds()).containsExactly(11L, 22L, 33L);
+    assertThat(plan.handlers()).isEqualTo(HandlerMode.SLEEP);
+    assertThat(plan.timeScale()).isEqualTo(10);
+    assertThat(plan.rateScale()).isBetween(0.5, 5.0);
+    assertThat(plan.out()).isEqualTo(Path.of("experiments/results/bench/quick-2026-11-29"));
+  }
+
+  @Test
+  void plan_flags_overrideTheProfile() {
+    BenchCommand.Plan plan =
+        plan(
+            "--profile",
+            "smoke",
+            "--arms",
+            "broker-oracle,broker-fifo",
+            "--seeds",
+            "5,5,6",
+            "--handlers",
+            "cpu",
+            "--time-scale",
+            "20",
+            "--rate-scale",
+            "0.7",
+            "--out",
+            "x");
+
+    assertThat(plan.arms()).containsExactly("broker-oracle", "broker-fifo");
+    assertThat(plan.seeds()).containsExactly(5L, 6L);
+    assertThat(plan.handlers()).isEqualTo(HandlerMode.CPU);
+    assertThat(plan.timeScale()).isEqualTo(20);
+    assertThat(plan.rateScale()).isEqualTo(0.7);
+    assertThat(plan.out()).isEqualTo(Path.of("x"));
+  }
+
+  @Test
+  void execute_unknownProfile_exitsTwoNamingTheChoices() {
+    assertThat(execute("--profile", "huge")).isEqualTo(2);
+    assertThat(err.toString()).contains("--profile must be smoke, quick or full: huge");
+  }
+
+  @Test
+  void execute_unknownArm_exitsTwoListingTheArms() {
+    assertThat(execute("--arms", "rabbitmq-fifo,kafka")).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("arm must be one of")
+        .contains("broker-oracle")
+        .contains(": kafka");
+  }
+
+  @Test
+  void execute_badHandlers_exitsTwo() {
+    assertThat(execute("--handlers", "gpu")).isEqualTo(2);
+    assertThat(err.toString()).contains("handlers must be cpu or sleep: gpu");
+  }
+
+  @Test
+  void execute_timeScaleOutOfRange_exitsTwo() {
+    assertThat(execute("--time-scale", "0.1")).isEqualTo(2);
+    assertThat(err.toString()).contains("timeScale must be in [1, 1000]: 0.1");
+  }
+
+  @Test
+  void execute_negativeDrain_exitsTwo() {
+    assertThat(execute("--drain-seconds", "-1")).isEqualTo(2);
+    assertThat(err.toString()).contains("--drain-seconds must be in (0, 86400]: -1.0");
+  }
+
+  @Test
+  void execute_nonNumericSeed_exitsTwo() {
+    assertThat(execute("--seeds", "eleven")).isEqualTo(2);
+    assertThat(err.toString()).contains("--seeds").contains("eleven");
+  }
+
+  @Test
+  void probe_rabbitMqDown_saysHowToStartIt() {
+    Endpoints closed =
+        new Endpoints(
+            URI.create("amqp://guest:guest@127.0.0.1:1/%2F"), URI.create("redis://127.0.0.1:1"));
+
+    assertThatThrownBy(() -> BenchCommand.probe(List.of("rabbitmq-fifo"), closed))
+        .isInstanceOf(BenchCommand.BackendUnavailable.class)
+        .hasMessageContaining("RabbitMQ is not reachable at amqp://guest:guest@127.0.0.1:1/%2F")
+        .hasMessageContaining("rabbitmq-server -detached");
+  }
+
+  @Test
+  void probe_redisDown_saysHowToStartIt() {
+    Endpoints closed =
+        new Endpoints(
+            URI.create("amqp://guest:guest@127.0.0.1:1/%2F"), URI.create("redis://127.0.0.1:1"));
+
+    assertThatThrownBy(() -> BenchCommand.probe(List.of("redis-fifo"), closed))
+        .isInstanceOf(BenchCommand.BackendUnavailable.class)
+        .hasMessageContaining("Redis is not reachable at redis://127.0.0.1:1")
+        .hasMessageContaining("redis-server");
+  }
+
+  @Test
+  void probe_brokerArmsOnly_needsNothingOutside() throws Exception {
+    Endpoints closed =
+        new Endpoints(
+            URI.create("amqp://guest:guest@127.0.0.1:1/%2F"), URI.create("redis://127.0.0.1:1"));
+
+    BenchCommand.BackendVersions versions =
+        BenchCommand.probe(List.of("broker-fifo", "broker-predictive"), closed);
+
+    assertThat(versions.rabbitmq()).isNull();
+    assertThat(versions.redis()).isNull();
+  }
+
+  @Test
+  void issueTargets_withStaticTuned_judgesAllSixTargets() {
+    List<Criterion> targets =
+        BenchCommand.issueTargets(
+            List.of("rabbitmq-fifo", "rabbitmq-static-tuned", "rabbitmq-predictive"));
+
+    assertThat(targets)
+        .extracting(Criterion::id)
+        .containsExactly("T1", "T2", "T3", "T4", "T5", "T6");
+  }
+
+  @Test
+  void issueTargets_withoutFifo_isEmpty() {
+    assertThat(BenchCommand.issueTargets(List.of("rabbitmq-predictive", "broker-fifo"))).isEmpty();
+  }
+}

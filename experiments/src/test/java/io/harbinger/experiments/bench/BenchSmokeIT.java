@@ -1,0 +1,74 @@
+package io.harbinger.experiments.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.harbinger.experiments.workload.MessageRecord;
+import io.harbinger.experiments.workload.RunRecord;
+import io.harbinger.experiments.workload.RunRecords;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * Runs the smoke profile end to end against the real RabbitMQ and Redis on loopback and Harbinger's
+ * broker in this JVM: a few seconds, three arms, one seed.
+ */
+class BenchSmokeIT {
+
+  @TempDir Path out;
+
+  @BeforeAll
+  static void brokersUp() {
+    try {
+      BenchCommand.probe(Profile.SMOKE.arms(), Endpoints.fromEnvironment());
+    } catch (BenchCommand.BackendUnavailable e) {
+      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        fail(e.getMessage());
+      }
+      Assumptions.abort(e.getMessage());
+    }
+  }
+
+  @Test
+  void smokeProfile_everyArm_accountsForEveryMessageAndWritesTheReport() throws Exception {
+    String[] args = {"--profile", "smoke", "--out", out.toString()};
+    StringWriter err = new StringWriter();
+    StringWriter stdout = new StringWriter();
+    CommandLine cmd = BenchCommand.command(args, Clock.systemUTC());
+    cmd.setErr(new PrintWriter(err, true));
+    cmd.setOut(new PrintWriter(stdout, true));
+
+    int exit = cmd.execute(args);
+
+    assertThat(exit).as("exit code; stderr: %s", err).isZero();
+    List<RunRecord> runs = RunRecords.readAll(out.resolve("runs"));
+    assertThat(runs)
+        .extracting(RunRecord::arm)
+        .containsExactlyInAnyOrder("rabbitmq-fifo", "redis-fifo", "broker-predictive");
+    for (RunRecord run : runs) {
+      assertThat(run.messages()).as(run.arm()).isNotEmpty().allMatch(MessageRecord::completed);
+      assertThat(run.submitErrors()).as(run.arm()).isZero();
+      assertThat(run.messages())
+          .as("%s: a failing webhook is retried once", run.arm())
+          .anyMatch(m -> m.attempts() == 2);
+    }
+    for (String file : List.of("summary.json", "report.md", "command.txt", "charts/deltas.svg")) {
+      assertThat(out.resolve(file)).as(file).isRegularFile();
+    }
+    assertThat(Files.readString(out.resolve("command.txt")))
+        .contains("command: ./harbinger bench --profile smoke")
+        .contains("git_commit: ")
+        .contains("seeds: 11")
+        .contains("cores: ");
+    assertThat(stdout.toString()).contains("wrote 3 runs of 3 arms");
+  }
+}
