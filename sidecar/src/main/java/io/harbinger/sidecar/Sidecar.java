@@ -94,13 +94,18 @@ public final class Sidecar implements AutoCloseable {
    * @throws TimeoutException if RabbitMQ does not answer in time
    */
   public static Sidecar start(SidecarConfig config) throws IOException, TimeoutException {
+    return new Sidecar(config, serverBuilder(config), true);
+  }
+
+  /** The Netty server builder of a configuration: its port, with TLS when configured. */
+  static ServerBuilder<?> serverBuilder(SidecarConfig config) throws IOException {
     ServerCredentials credentials = InsecureServerCredentials.create();
     if (config.tls().isPresent()) {
       credentials =
           TlsServerCredentials.create(
               config.tls().get().certChain().toFile(), config.tls().get().privateKey().toFile());
     }
-    return new Sidecar(config, Grpc.newServerBuilderForPort(config.grpcPort(), credentials), true);
+    return Grpc.newServerBuilderForPort(config.grpcPort(), credentials);
   }
 
   /**

@@ -32,7 +32,10 @@ class SidecarRestartTest {
       assertThat(second.snapshots().restoreStatus()).isEqualTo("restored");
       assertThat(second.predictor().predict(fast).isPredicted()).isTrue();
       assertThat(second.predictor().predict(fast).level()).isZero();
-      assertThat(second.routes().entry(fast)).isPresent();
+      // The route table is filled by its first sweep, on the route thread.
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(5))
+          .until(() -> second.routes().entry(fast).isPresent());
     }
   }
 

@@ -35,7 +35,7 @@ class SidecarTlsTest {
     SidecarConfig config =
         SidecarTestSupport.config(
             dir, "grpc.tls-cert-chain", cert.toString(), "grpc.tls-private-key", key.toString());
-    try (Sidecar sidecar = Sidecar.start(config)) {
+    try (Sidecar sidecar = Sidecar.start(config, Sidecar.serverBuilder(config), false)) {
       sidecar.reports().ingest(SidecarTestSupport.threeTypes(30));
       ManagedChannel tls =
           Grpc.newChannelBuilderForAddress(
