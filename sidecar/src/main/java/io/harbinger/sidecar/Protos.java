@@ -49,19 +49,6 @@ final class Protos {
     };
   }
 
-  static Outcome outcome(Verdict verdict) {
-    return switch (verdict) {
-      case VERDICT_PREDICTED -> Outcome.PREDICTED;
-      case VERDICT_OFF -> Outcome.OFF;
-      case VERDICT_INVALID_KEY -> Outcome.INVALID_KEY;
-      case VERDICT_UNREADY -> Outcome.UNREADY;
-      case VERDICT_STALE -> Outcome.STALE;
-      case VERDICT_CENSORED -> Outcome.CENSORED;
-      case VERDICT_SPREAD -> Outcome.SPREAD;
-      case VERDICT_COLD, VERDICT_UNSPECIFIED, UNRECOGNIZED -> Outcome.COLD;
-    };
-  }
-
   static RouteEntry entry(String key, Prediction p) {
     return RouteEntry.newBuilder()
         .setKey(key)
