@@ -30,9 +30,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * Measures the sidecar's report ingestion rate from RabbitMQ and its route-change propagation
  * latency.
  *
- * <p>Ingestion: publishes {@code batches} batches of 256 reports (over 64 keys) into the sidecar's
- * own durable queue while it is not consuming, then starts the sidecar and times from its start
- * until every report is learned: reports per second from RabbitMQ into the predictor, decoding and
+ * <p>Ingestion: publishes {@code batches} batches of 256 reports (over 64 keys, each stamped with a
+ * publish level as the adapter's reports are, so the drift scoring runs too) into the sidecar's own
+ * durable queue while it is not consuming, then starts the sidecar and times from its start until
+ * every report is learned: reports per second from RabbitMQ into the predictor, decoding and
  * validation included. Propagation: 50 times, publishes 20 reports of a new key to the reports
  * exchange and times until a {@code WatchRoutes} stream receives the key as predicted: the whole
  * path from a consumer's report to a producer's table.
