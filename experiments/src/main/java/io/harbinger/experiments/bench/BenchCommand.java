@@ -110,7 +110,8 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--rate-scale",
-      description = "Multiplier on every arrival rate (default: calibrated to a 60% steady phase).")
+      description =
+          "Multiplier on every arrival rate (default: calibrated to a 60%% steady phase).")
   private Double rateScale;
 
   @Option(
