@@ -4,12 +4,16 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
 import io.harbinger.experiments.workload.Job;
 import io.harbinger.experiments.workload.Service;
 import io.harbinger.experiments.workload.StaticMap;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.Router;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.EmbeddedRouter;
@@ -17,12 +21,22 @@ import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.rabbit.PredictiveChannels;
 import io.harbinger.rabbit.PriorityQueues;
 import io.harbinger.rabbit.ReportPublisher;
+import io.harbinger.sidecar.ConfigException;
+import io.harbinger.sidecar.ConfigLoader;
+import io.harbinger.sidecar.Sidecar;
+import io.harbinger.sidecar.SidecarConfig;
+import io.harbinger.sidecar.client.SidecarRouter;
+import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,7 +56,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * non-persistent messages on one channel per service of a second connection. The predictive and
  * shadow arms wrap the producer channels with an {@link EmbeddedRouter} that learns from a reports
  * exchange unique to the run, and the consumer channels with a {@link ReportPublisher} to that
- * exchange, so runs in parallel never share a predictor.
+ * exchange, so runs in parallel never share a predictor. The sidecar arm starts a sidecar in this
+ * process for the run (free gRPC port, no metrics endpoint, no snapshot, its own report queue on
+ * the run's exchange, deleted afterwards) and routes the producers through a {@link SidecarRouter}
+ * watching it over a real gRPC connection on the loopback interface; the consumers report as in the
+ * predictive arm.
  */
 final class RabbitArm implements Arm {
 
@@ -55,7 +73,12 @@ final class RabbitArm implements Arm {
     /** A priority queue and Harbinger's learned levels. */
     PREDICTIVE,
     /** A priority queue, Harbinger learning and stamping but never setting the priority. */
-    SHADOW
+    SHADOW,
+    /**
+     * A priority queue and Harbinger's learned levels from a sidecar: the deployment of DESIGN.md,
+     * with the sidecar learning from the reports and pushing route tables over gRPC.
+     */
+    SIDECAR
   }
 
   private final String name;
@@ -134,7 +157,21 @@ final class RabbitArm implements Arm {
             new HistogramPredictor(
                 PredictorConfig.builder().levels(levels).build(), Ticker.SYSTEM, Mode.PREDICTIVE);
         session.predictor = predictor;
-        session.router = EmbeddedRouter.start(session.producers, predictor, exchange);
+        session.embedded = EmbeddedRouter.start(session.producers, predictor, exchange);
+        session.router = session.embedded;
+      } else if (kind == Kind.SIDECAR) {
+        SidecarConfig config = sidecarConfig(endpoints, exchange, unique);
+        session.sidecarQueue = config.reportQueue();
+        session.sidecar = Sidecar.start(config);
+        session.sidecarChannel =
+            Grpc.newChannelBuilder(
+                    "127.0.0.1:" + session.sidecar.grpcPort(), InsecureChannelCredentials.create())
+                .build();
+        session.sidecarRouter =
+            SidecarRouter.watch(session.sidecarChannel, levels, Duration.ofSeconds(30), null);
+        session.router = session.sidecarRouter;
+      }
+      if (session.router != null) {
         session.reports = ReportPublisher.builder(session.consumers).exchange(exchange).start();
       }
       for (int i = 0; i < BenchRunner.WORKERS; i++) {
@@ -177,6 +214,37 @@ final class RabbitArm implements Arm {
     }
   }
 
+  /** The configuration of the run's sidecar: defaults but for ports, exchange and snapshot. */
+  private SidecarConfig sidecarConfig(Endpoints endpoints, String exchange, String unique)
+      throws ConfigException {
+    URI uri = endpoints.rabbitmq();
+    Properties p = new Properties();
+    Map<String, String> env = new LinkedHashMap<>();
+    String userInfo = uri.getRawUserInfo();
+    String server = uri.toString();
+    if (userInfo != null) {
+      int colon = userInfo.indexOf(':');
+      String user = colon < 0 ? userInfo : userInfo.substring(0, colon);
+      p.setProperty("harbinger.rabbitmq.username", decode(user));
+      if (colon >= 0) {
+        env.put("HARBINGER_RABBITMQ_PASSWORD", decode(userInfo.substring(colon + 1)));
+      }
+      server = server.replace(userInfo + "@", "");
+    }
+    p.setProperty("harbinger.replica-id", "bench-" + unique);
+    p.setProperty("harbinger.rabbitmq.uri", server);
+    p.setProperty("harbinger.rabbitmq.reports-exchange", exchange);
+    p.setProperty("harbinger.grpc.port", "0");
+    p.setProperty("harbinger.metrics.port", "-1");
+    p.setProperty("harbinger.snapshot.path", "");
+    p.setProperty("harbinger.predictor.levels", Integer.toString(levels));
+    return new ConfigLoader(env, p).load(Optional.empty());
+  }
+
+  private static String decode(String s) {
+    return URLDecoder.decode(s, StandardCharsets.UTF_8);
+  }
+
   /** A running RabbitMQ arm. */
   private final class RabbitSession implements Session {
     private final String queue;
@@ -188,8 +256,13 @@ final class RabbitArm implements Arm {
     private Connection producers;
     private String user;
     private boolean declared;
-    private EmbeddedRouter router;
+    private Router router;
+    private EmbeddedRouter embedded;
     private HistogramPredictor predictor;
+    private Sidecar sidecar;
+    private String sidecarQueue;
+    private ManagedChannel sidecarChannel;
+    private SidecarRouter sidecarRouter;
     private ReportPublisher reports;
 
     RabbitSession(String queue, String exchange, ExecutorService consumerExecutor) {
@@ -227,10 +300,16 @@ final class RabbitArm implements Arm {
     @Override
     public Map<String, String> attributes() {
       Map<String, String> out = new LinkedHashMap<>(attributes);
-      if (router != null) {
-        out.put("router_ingest", String.valueOf(router.ingestStats()));
-        out.put("router_failures", Long.toString(router.failures()));
+      if (embedded != null) {
+        out.put("router_ingest", String.valueOf(embedded.ingestStats()));
+        out.put("router_failures", Long.toString(embedded.failures()));
         out.put("predictor", String.valueOf(predictor.stats()));
+      }
+      if (sidecarRouter != null) {
+        out.put("sidecar_table_version", Long.toString(sidecarRouter.version()));
+        out.put("sidecar_reconnects", Long.toString(sidecarRouter.reconnects()));
+        out.put(
+            "sidecar_unavailable_fallbacks", Long.toString(sidecarRouter.unavailableFallbacks()));
       }
       if (reports != null) {
         out.put("reports_sent", Long.toString(reports.sent()));
@@ -249,8 +328,21 @@ final class RabbitArm implements Arm {
       if (reports != null) {
         quietly(reports::close);
       }
-      if (router != null) {
-        quietly(router::close);
+      if (embedded != null) {
+        quietly(embedded::close);
+      }
+      if (sidecarRouter != null) {
+        quietly(sidecarRouter::close);
+      }
+      if (sidecarChannel != null) {
+        quietly(
+            () -> {
+              sidecarChannel.shutdownNow();
+              sidecarChannel.awaitTermination(3, TimeUnit.SECONDS);
+            });
+      }
+      if (sidecar != null) {
+        quietly(sidecar::close);
       }
       if (producers != null && producers.isOpen()) {
         quietly(
@@ -258,6 +350,9 @@ final class RabbitArm implements Arm {
               try (Channel admin = producers.createChannel()) {
                 if (declared) {
                   admin.queueDelete(queue);
+                }
+                if (sidecarQueue != null) {
+                  admin.queueDelete(sidecarQueue);
                 }
                 admin.exchangeDelete(exchange);
               }

@@ -19,6 +19,7 @@ class ArmsTest {
             "rabbitmq-predictive",
             "rabbitmq-predictive-5",
             "rabbitmq-shadow",
+            "rabbitmq-sidecar",
             "redis-fifo",
             "broker-fifo",
             "broker-predictive",
@@ -54,6 +55,7 @@ class ArmsTest {
     List<String> all = Arms.names();
 
     assertThat(AnalysisReport.baselineFor("rabbitmq-predictive", all)).isEqualTo("rabbitmq-fifo");
+    assertThat(AnalysisReport.baselineFor("rabbitmq-sidecar", all)).isEqualTo("rabbitmq-fifo");
     assertThat(AnalysisReport.baselineFor("rabbitmq-static-tuned", all)).isEqualTo("rabbitmq-fifo");
     assertThat(AnalysisReport.baselineFor("broker-oracle", all)).isEqualTo("broker-fifo");
     assertThat(AnalysisReport.baselineFor("redis-fifo", all)).isNull();

@@ -71,4 +71,35 @@ class BenchSmokeIT {
         .contains("cores: ");
     assertThat(stdout.toString()).contains("wrote 3 runs of 3 arms");
   }
+
+  @Test
+  void sidecarArm_smokeRun_learnsThroughTheSidecarAndLosesNothing() throws Exception {
+    String[] args = {
+      "--profile", "smoke", "--arms", "rabbitmq-fifo,rabbitmq-sidecar", "--out", out.toString()
+    };
+    StringWriter err = new StringWriter();
+    CommandLine cmd = BenchCommand.command(args, Clock.systemUTC());
+    cmd.setErr(new PrintWriter(err, true));
+    cmd.setOut(new PrintWriter(new StringWriter(), true));
+
+    int exit = cmd.execute(args);
+
+    assertThat(exit).as("exit code; stderr: %s", err).isZero();
+    RunRecord sidecar =
+        RunRecords.readAll(out.resolve("runs")).stream()
+            .filter(r -> r.arm().equals("rabbitmq-sidecar"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(sidecar.messages()).isNotEmpty().allMatch(MessageRecord::completed);
+    assertThat(sidecar.submitErrors()).isZero();
+    assertThat(Long.parseLong(sidecar.attributes().get("sidecar_table_version")))
+        .as("route tables pushed by the sidecar")
+        .isPositive();
+    // Counted when the last message completes, before the final flush of the report buffer.
+    assertThat(Long.parseLong(sidecar.attributes().get("reports_sent")))
+        .as("reports the consumers sent")
+        .isPositive()
+        .isLessThanOrEqualTo(sidecar.messages().stream().mapToLong(MessageRecord::attempts).sum());
+    assertThat(sidecar.attributes()).containsEntry("reports_dropped", "0");
+  }
 }
