@@ -3,16 +3,10 @@ package io.harbinger.benchmarks.rabbit;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import io.harbinger.predictor.HistogramPredictor;
-import io.harbinger.predictor.Keys;
-import io.harbinger.predictor.PredictorConfig;
-import io.harbinger.predictor.Ticker;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.PredictiveChannels;
-import io.harbinger.rabbit.PriorityQueues;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -47,6 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 public class BrokerPublishBenchmark {
 
+  private BrokerFixture fixture;
   private Connection connection;
   private Channel raw;
   private Channel wrapped;
@@ -67,24 +62,12 @@ public class BrokerPublishBenchmark {
   /** Connects, declares the queue and wraps a channel around a trained predictor. */
   @Setup(Level.Trial)
   public void setUp() throws Exception {
-    ConnectionFactory factory = new ConnectionFactory();
-    factory.setUri(
-        System.getenv().getOrDefault("RABBITMQ_URI", "amqp://guest:guest@127.0.0.1:5672/%2F"));
-    connection = factory.newConnection("harbinger-bench-publish");
-    queue = "harbinger.bench.publish." + UUID.randomUUID().toString().substring(0, 8);
-    try (Channel ch = connection.createChannel()) {
-      PriorityQueues.declare(
-          ch, queue, 3, Map.of("x-max-length", 10_000, "x-overflow", "drop-head"));
-    }
+    fixture = BrokerFixture.open("harbinger.bench.publish");
+    connection = fixture.connection;
+    queue = fixture.queue;
     routingKey = target.equals("queue") ? queue : queue + ".nobody";
-    String user = factory.getUsername();
-    HistogramPredictor predictor =
-        new HistogramPredictor(
-            PredictorConfig.defaults(), Ticker.SYSTEM, io.harbinger.predictor.Mode.PREDICTIVE);
-    for (int i = 0; i < 300; i++) {
-      predictor.observe(Keys.of(user, "reserve"), 2_000_000 + i);
-      predictor.observe(Keys.of(user, "export"), 2_000_000_000L + i);
-    }
+    String user = fixture.user;
+    HistogramPredictor predictor = fixture.trainedPredictor();
     raw = connection.createChannel();
     wrapped =
         PredictiveChannels.wrap(
@@ -116,10 +99,7 @@ public class BrokerPublishBenchmark {
   /** Deletes the queue and closes the connection. */
   @TearDown(Level.Trial)
   public void tearDown() throws Exception {
-    try (Channel ch = connection.createChannel()) {
-      ch.queueDelete(queue);
-    }
-    connection.close();
+    fixture.close();
   }
 
   /** Publishes through the application's own channel. */

@@ -3,14 +3,9 @@ package io.harbinger.benchmarks.rabbit;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ConnectionFactory;
 import io.harbinger.predictor.HistogramPredictor;
-import io.harbinger.predictor.Keys;
-import io.harbinger.predictor.PredictorConfig;
-import io.harbinger.predictor.Ticker;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.PredictiveChannels;
-import io.harbinger.rabbit.PriorityQueues;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -20,7 +15,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -61,6 +55,7 @@ public final class BrokerPublishRatio {
   private final Channel[] channels = new Channel[ARMS.length];
   private final AMQP.BasicProperties[] properties = new AMQP.BasicProperties[ARMS.length];
   private final byte[] body;
+  private BrokerFixture fixture;
   private Connection connection;
   private String queue;
   private String routingKey;
@@ -98,24 +93,12 @@ public final class BrokerPublishRatio {
   }
 
   private void setUp() throws Exception {
-    ConnectionFactory factory = new ConnectionFactory();
-    factory.setUri(
-        System.getenv().getOrDefault("RABBITMQ_URI", "amqp://guest:guest@127.0.0.1:5672/%2F"));
-    connection = factory.newConnection("harbinger-bench-publish-ratio");
-    queue = "harbinger.bench.ratio." + UUID.randomUUID().toString().substring(0, 8);
-    try (Channel ch = connection.createChannel()) {
-      PriorityQueues.declare(
-          ch, queue, 3, Map.of("x-max-length", 10_000, "x-overflow", "drop-head"));
-    }
+    fixture = BrokerFixture.open("harbinger.bench.ratio");
+    queue = fixture.queue;
+    connection = fixture.connection;
     routingKey = options.target.equals("queue") ? queue : queue + ".nobody";
-    String user = factory.getUsername();
-    HistogramPredictor predictor =
-        new HistogramPredictor(
-            PredictorConfig.defaults(), Ticker.SYSTEM, io.harbinger.predictor.Mode.PREDICTIVE);
-    for (int i = 0; i < 300; i++) {
-      predictor.observe(Keys.of(user, "reserve"), 2_000_000 + i);
-      predictor.observe(Keys.of(user, "export"), 2_000_000_000L + i);
-    }
+    String user = fixture.user;
+    HistogramPredictor predictor = fixture.trainedPredictor();
     for (int arm = 0; arm < ARMS.length; arm++) {
       Channel ch = connection.createChannel();
       if (options.confirmEvery > 0) {
@@ -147,10 +130,7 @@ public final class BrokerPublishRatio {
   }
 
   private void tearDown() throws Exception {
-    try (Channel ch = connection.createChannel()) {
-      ch.queueDelete(queue);
-    }
-    connection.close();
+    fixture.close();
   }
 
   private void measure() throws Exception {
