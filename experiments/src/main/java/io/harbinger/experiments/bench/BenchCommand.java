@@ -269,7 +269,10 @@ public final class BenchCommand implements Callable<Integer> {
     Path runsDir = plan.out().resolve("runs");
     Files.createDirectories(runsDir);
     String started = clock.instant().toString();
-    writeCommandFile(plan, versions, kernels, started, null);
+    // The code that runs is the code at the start: a commit made during a long run must not be
+    // named.
+    String commit = gitCommit();
+    writeCommandFile(plan, versions, kernels, commit, started, null);
     BenchRunner runner =
         new BenchRunner(Ticker.SYSTEM, Sleeper.SYSTEM, plan.drain(), progressStream());
     WorkloadConfig warmup = warmupConfig(plan);
@@ -312,7 +315,7 @@ public final class BenchCommand implements Callable<Integer> {
     AnalysisReport report =
         AnalysisReport.analyse(runs, PercentileBootstrap.defaults(), issueTargets(plan.arms()));
     report.write(plan.out());
-    writeCommandFile(plan, versions, kernels, started, clock.instant().toString());
+    writeCommandFile(plan, versions, kernels, commit, started, clock.instant().toString());
     outWriter.printf(
         "wrote %d runs of %d arms to %s%n", runs.size(), plan.arms().size(), plan.out());
     for (String arm : report.arms()) {
@@ -444,6 +447,7 @@ public final class BenchCommand implements Callable<Integer> {
       Plan plan,
       BackendVersions versions,
       KernelCalibration kernels,
+      String commit,
       String started,
       String finished)
       throws IOException {
@@ -453,7 +457,7 @@ public final class BenchCommand implements Callable<Integer> {
       b.append(' ').append(a.matches("[A-Za-z0-9_.,:/=-]+") ? a : "'" + a + "'");
     }
     b.append('\n');
-    b.append("git_commit: ").append(gitCommit()).append('\n');
+    b.append("git_commit: ").append(commit).append('\n');
     b.append("started: ").append(started).append('\n');
     b.append("finished: ").append(finished == null ? "(running)" : finished).append('\n');
     b.append("profile: ").append(plan.profile().wireName()).append('\n');

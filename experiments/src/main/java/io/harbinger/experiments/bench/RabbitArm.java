@@ -241,8 +241,9 @@ final class RabbitArm implements Arm {
     return new ConfigLoader(env, p).load(Optional.empty());
   }
 
+  /** Percent-decodes a URI part; unlike form encoding, a '+' in a URI stays a '+'. */
   private static String decode(String s) {
-    return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 
   /** A running RabbitMQ arm. */
