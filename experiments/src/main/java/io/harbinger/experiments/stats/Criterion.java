@@ -39,6 +39,12 @@ public sealed interface Criterion {
    */
   String rule();
 
+  private static void requirePositive(double value, String what) {
+    if (!(value > 0 && Double.isFinite(value))) {
+      throw new IllegalArgumentException(what + " must be > 0: " + value);
+    }
+  }
+
   private static void check(String id, String metric, String arm, String baseline) {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(metric, "metric");
@@ -151,9 +157,7 @@ public sealed interface Criterion {
     /** Checks the fields. */
     public NonInferiority {
       check(id, metric, arm, baseline);
-      if (!(margin > 0 && Double.isFinite(margin))) {
-        throw new IllegalArgumentException("a non-inferiority margin must be > 0: " + margin);
-      }
+      requirePositive(margin, "a non-inferiority margin");
     }
 
     @Override
@@ -190,9 +194,7 @@ public sealed interface Criterion {
     public MaxRatio {
       check(id, metric, arm, baseline);
       Objects.requireNonNull(maxArmValue, "maxArmValue");
-      if (!(limit > 0 && Double.isFinite(limit))) {
-        throw new IllegalArgumentException("a ratio limit must be > 0: " + limit);
-      }
+      requirePositive(limit, "a ratio limit");
     }
 
     @Override
@@ -226,9 +228,7 @@ public sealed interface Criterion {
     /** Checks the fields. */
     public MinRatio {
       check(id, metric, arm, baseline);
-      if (!(limit > 0 && Double.isFinite(limit))) {
-        throw new IllegalArgumentException("a ratio limit must be > 0: " + limit);
-      }
+      requirePositive(limit, "a ratio limit");
     }
 
     @Override
@@ -257,9 +257,7 @@ public sealed interface Criterion {
     /** Checks the fields. */
     public WithinRelative {
       check(id, metric, arm, baseline);
-      if (!(limit > 0 && Double.isFinite(limit))) {
-        throw new IllegalArgumentException("an equivalence limit must be > 0: " + limit);
-      }
+      requirePositive(limit, "an equivalence limit");
     }
 
     @Override
