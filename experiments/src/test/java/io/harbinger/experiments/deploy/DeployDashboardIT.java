@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
 import io.harbinger.sidecar.ConfigLoader;
 import io.harbinger.sidecar.Sidecar;
 import io.harbinger.sidecar.SidecarConfig;
@@ -142,10 +145,10 @@ class DeployDashboardIT {
   }
 
   private static void deleteQueueAndExchange(SidecarConfig config) throws Exception {
-    com.rabbitmq.client.ConnectionFactory factory = new com.rabbitmq.client.ConnectionFactory();
+    ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(System.getenv().getOrDefault("RABBITMQ_URI", "amqp://127.0.0.1:5672/%2F"));
-    try (com.rabbitmq.client.Connection c = factory.newConnection("deploy-dashboard-it");
-        com.rabbitmq.client.Channel ch = c.createChannel()) {
+    try (Connection c = factory.newConnection("deploy-dashboard-it");
+        Channel ch = c.createChannel()) {
       ch.queueDelete(config.reportQueue());
       ch.exchangeDelete(config.rabbit().reportsExchange());
     }
