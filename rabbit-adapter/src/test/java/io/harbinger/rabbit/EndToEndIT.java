@@ -14,6 +14,9 @@ import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
+import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.Quietly;
+import io.harbinger.testing.TestBroker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,7 +28,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
 /**
  * Two job types, 2 ms and 200 ms, through the wrapper into a priority queue drained by two
@@ -51,10 +53,10 @@ class EndToEndIT {
   private ReportPublisher reports;
 
   @BeforeEach
-  void setUp() throws Exception {
-    factory = Rabbit.factory();
+  void setUp(TestBroker broker) throws Exception {
+    factory = broker.factory();
     user = factory.getUsername();
-    exchange = Rabbit.unique("reports");
+    exchange = TestBroker.unique("reports");
     String run = exchange.substring(exchange.lastIndexOf('.') + 1);
     shortType = "reserve-" + run;
     longType = "export-" + run;
@@ -83,18 +85,18 @@ class EndToEndIT {
   @AfterEach
   void tearDown() throws Exception {
     Collections.reverse(closeables);
-    closeables.forEach(Rabbit::close);
+    closeables.forEach(Quietly::close);
     for (String q : queues) {
-      Rabbit.deleteQueue(producerConnection, q);
+      Quietly.deleteQueue(producerConnection, q);
     }
-    Rabbit.deleteExchange(producerConnection, exchange);
-    Rabbit.close(consumerConnection);
-    Rabbit.close(producerConnection);
-    Rabbit.shutdown(consumerThreads);
+    Quietly.deleteExchange(producerConnection, exchange);
+    Quietly.close(consumerConnection);
+    Quietly.close(producerConnection);
+    Quietly.shutdown(consumerThreads);
   }
 
   private String priorityQueue(String name) throws Exception {
-    String q = Rabbit.unique(name);
+    String q = TestBroker.unique(name);
     queues.add(q);
     try (Channel ch = producerConnection.createChannel()) {
       PriorityQueues.declare(ch, q, router.levels());
@@ -103,10 +105,10 @@ class EndToEndIT {
   }
 
   private String plainQueue(String name) throws Exception {
-    String q = Rabbit.unique(name);
+    String q = TestBroker.unique(name);
     queues.add(q);
     try (Channel ch = producerConnection.createChannel()) {
-      ch.queueDeclare(q, false, false, true, null);
+      ch.queueDeclare(q, true, false, false, null);
     }
     return q;
   }
@@ -197,7 +199,7 @@ class EndToEndIT {
     return v[v.length / 2];
   }
 
-  @Test
+  @EachBroker
   void learnedPriorities_deliverShortJobsFirst_andCutTheirMedianLatencyAgainstFifo()
       throws Exception {
     learn();
@@ -235,7 +237,7 @@ class EndToEndIT {
     assertThat(medianMillis(harbinger, longType)).isGreaterThan(harbingerMedian);
   }
 
-  @Test
+  @EachBroker
   void keyLevel_followsACostChange() throws Exception {
     learn();
     int before = router.predictor().peek(shortKey()).level();
