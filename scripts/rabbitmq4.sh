@@ -88,6 +88,23 @@ build_root() {
   touch "$STAMP"
 }
 
+# The root's rabbitmq user gets a user and group id that no account of the machine has, so the node (which the
+# package's scripts run as that user) cannot touch another account's processes or files.
+OWN_ID=64674
+own_ids() {
+  local uid gid
+  uid=$(chroot "$ROOT" id -u rabbitmq)
+  gid=$(chroot "$ROOT" id -g rabbitmq)
+  [[ "$uid" == "$OWN_ID" && "$gid" == "$OWN_ID" ]] && return
+  if getent passwd "$OWN_ID" >/dev/null || getent group "$OWN_ID" >/dev/null; then
+    die "id $OWN_ID is taken on this machine; edit OWN_ID in $0"
+  fi
+  log "giving the root's rabbitmq user its own id $OWN_ID (was $uid:$gid)"
+  chroot "$ROOT" groupmod -g "$OWN_ID" rabbitmq
+  chroot "$ROOT" usermod -u "$OWN_ID" -g "$OWN_ID" rabbitmq
+  chroot "$ROOT" find / -xdev \( -uid "$uid" -o -gid "$gid" \) -exec chown -h "$OWN_ID:$OWN_ID" {} +
+}
+
 # The node refuses the features RabbitMQ 4 deprecates instead of logging a warning, so that a test or benchmark
 # that still uses one fails on this node rather than passing with a warning nobody reads.
 write_config() {
@@ -155,6 +172,7 @@ cmd_start() {
   if node_running; then
     log "$NODENAME is already running on 127.0.0.1:$PORT (left as it is)"
   else
+    own_ids
     log "starting $NODENAME on 127.0.0.1:$PORT"
     in_root rabbitmq-server -detached
     touch "$STARTED_BY_US"
