@@ -1,7 +1,6 @@
 package io.harbinger.broker;
 
-import io.harbinger.broker.sched.Policy;
-import io.harbinger.broker.sched.SchedulerConfig;
+import io.harbinger.scheduler.SchedulerConfig;
 import java.time.Duration;
 import java.util.Objects;
 

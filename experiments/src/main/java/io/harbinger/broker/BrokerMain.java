@@ -1,14 +1,13 @@
 package io.harbinger.broker;
 
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
-import io.harbinger.broker.sched.AgingMode;
-import io.harbinger.broker.sched.Policy;
-import io.harbinger.broker.sched.SchedulerConfig;
-import io.harbinger.broker.sched.Selection;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
+import io.harbinger.scheduler.AgingMode;
+import io.harbinger.scheduler.SchedulerConfig;
+import io.harbinger.scheduler.Selection;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;

@@ -1,6 +1,6 @@
 package io.harbinger.broker;
 
-import io.harbinger.broker.sched.SchedulerStats;
+import io.harbinger.scheduler.SchedulerStats;
 
 /**
  * Counters of a broker since start.

@@ -1,12 +1,11 @@
 package io.harbinger.broker;
 
 import com.google.protobuf.ByteString;
-import io.harbinger.broker.sched.IngressPolicy;
-import io.harbinger.broker.sched.Scheduler;
-import io.harbinger.broker.sched.Schedulers;
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Ticker;
+import io.harbinger.scheduler.IngressPolicy;
+import io.harbinger.scheduler.Scheduler;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -137,7 +136,7 @@ public final class MessageBroker {
   public MessageBroker(BrokerConfig config, Predictor predictor, Ticker ticker) {
     this.config = Objects.requireNonNull(config, "config");
     this.ticker = Objects.requireNonNull(ticker, "ticker");
-    this.scheduler = Schedulers.create(config.policy(), config.scheduler(), ticker);
+    this.scheduler = config.policy().newScheduler(config.scheduler(), ticker);
     this.ingress = config.policy().newIngress(config.scheduler().levels(), predictor);
     this.leaseNanos = config.lease().toNanos();
     this.retentionNanos = config.completionRetention().toNanos();

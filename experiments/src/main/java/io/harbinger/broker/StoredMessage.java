@@ -1,13 +1,13 @@
 package io.harbinger.broker;
 
 import com.google.protobuf.ByteString;
-import io.harbinger.broker.sched.Job;
+import io.harbinger.scheduler.QueuedJob;
 import java.util.Map;
 
 /**
  * A message held by the broker: the scheduler's job plus what is delivered. Guarded by the lock.
  */
-final class StoredMessage extends Job {
+final class StoredMessage extends QueuedJob {
 
   enum State {
     QUEUED,

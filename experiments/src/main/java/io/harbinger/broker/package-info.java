@@ -7,6 +7,6 @@
  * io.harbinger.broker.BrokerServer}, which serves it over gRPC; {@link
  * io.harbinger.broker.BrokerMain}, the command line. Errors cross the gRPC boundary in one place,
  * {@link io.harbinger.broker.BrokerService}. The scheduling core is in {@code
- * io.harbinger.broker.sched}; the Java client in {@code io.harbinger.broker.client}.
+ * io.harbinger.scheduler}, its own module; the Java client in {@code io.harbinger.broker.client}.
  */
 package io.harbinger.broker;

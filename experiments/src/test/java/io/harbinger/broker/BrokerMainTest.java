@@ -3,9 +3,8 @@ package io.harbinger.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.harbinger.broker.sched.AgingMode;
-import io.harbinger.broker.sched.Policy;
-import io.harbinger.broker.sched.Selection;
+import io.harbinger.scheduler.AgingMode;
+import io.harbinger.scheduler.Selection;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.harbinger.broker.bench;
 
 import io.harbinger.broker.BrokerConfig;
-import io.harbinger.broker.sched.Policy;
-import io.harbinger.broker.sched.SchedulerConfig;
+import io.harbinger.broker.Policy;
+import io.harbinger.scheduler.SchedulerConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;

@@ -1,9 +1,9 @@
 package io.harbinger.experiments.bench;
 
-import io.harbinger.broker.sched.AgingMode;
-import io.harbinger.broker.sched.Policy;
-import io.harbinger.broker.sched.Selection;
+import io.harbinger.broker.Policy;
 import io.harbinger.experiments.workload.StaticMap;
+import io.harbinger.scheduler.AgingMode;
+import io.harbinger.scheduler.Selection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

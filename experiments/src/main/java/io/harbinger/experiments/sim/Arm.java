@@ -1,7 +1,7 @@
 package io.harbinger.experiments.sim;
 
-import io.harbinger.broker.sched.AgingMode;
-import io.harbinger.broker.sched.Selection;
+import io.harbinger.scheduler.AgingMode;
+import io.harbinger.scheduler.Selection;
 import java.util.Objects;
 
 /**

@@ -1,14 +1,14 @@
 package io.harbinger.experiments.sim;
 
-import io.harbinger.broker.sched.Job;
-import io.harbinger.broker.sched.LevelScheduler;
-import io.harbinger.broker.sched.SchedulerConfig;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
+import io.harbinger.scheduler.LevelScheduler;
+import io.harbinger.scheduler.QueuedJob;
+import io.harbinger.scheduler.SchedulerConfig;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -68,7 +68,7 @@ public final class Simulator {
     return e.run();
   }
 
-  private static final class SimJob extends Job {
+  private static final class SimJob extends QueuedJob {
     final int index;
 
     SimJob(String key, long sizeHint, int index) {
@@ -120,7 +120,7 @@ public final class Simulator {
         }
       }
       boolean oracle = fixedLevels == null && arm.routing() == Arm.Routing.ORACLE;
-      boolean aging = arm.aging() != io.harbinger.broker.sched.AgingMode.NONE;
+      boolean aging = arm.aging() != io.harbinger.scheduler.AgingMode.NONE;
       long intervalNanos = config.agingInterval().toNanos();
       int workers = input.workers();
       long[] heapEnd = new long[workers];

@@ -1,6 +1,6 @@
 /**
  * The discrete-event simulator and trace replay behind {@code ./harbinger simulate}: non-preemptive
- * workers fed by the broker's scheduling core ({@code io.harbinger.broker.sched}) and Harbinger's
+ * workers fed by the broker's scheduling core ({@code io.harbinger.scheduler}) and Harbinger's
  * predictor, both on simulated time.
  *
  * <p>Public API: {@link io.harbinger.experiments.sim.SimInput} (a trace split into history and
