@@ -92,6 +92,9 @@ class DeployArtefactsTest {
     }
     assertThat(stages.get("sidecar").exposed)
         .containsExactlyInAnyOrder(defaults.grpcPort(), defaults.metricsPort());
+    assertThat(stages.get("broker").module)
+        .as("the broker image carries the broker module, not the experiments")
+        .isEqualTo("broker");
     assertThat(stages.get("broker").exposed).containsExactly(brokerDefaultPort());
     assertThat(stages.get("broker").cmd)
         .containsSequence("--port", Integer.toString(brokerDefaultPort()));
