@@ -13,6 +13,7 @@ import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -28,9 +29,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code harbinger broker}: runs Harbinger's own gRPC broker (the comparison arm) until terminated.
  *
- * <p>Example: {@code harbinger broker --policy predictive --selection weighted} serves on port
- * 50061 with three levels, weights 8, 3, 1 and pausing aging. Bad flags print one message and exit
- * with code 2.
+ * <p>Example: {@code harbinger broker --policy predictive --selection weighted} (or {@code --arm
+ * broker-weighted}, the benchmark's arm of that name) serves on port 50061 with three levels,
+ * weights 8, 3, 1 and pausing aging. Bad flags print one message and exit with code 2.
  */
 @Command(
     name = "broker",
@@ -57,6 +58,14 @@ public final class BrokerMain implements Callable<Integer> {
           "Ingress arm: fifo, static-tuned, static-misconfigured, predictive, shadow, fair, oracle"
               + " (default: ${DEFAULT-VALUE}).")
   String policy = "fifo";
+
+  @Option(
+      names = "--arm",
+      description =
+          "A broker arm of the registry, which sets --policy, --selection and --aging: "
+              + "${COMPLETION-CANDIDATES}.",
+      completionCandidates = BrokerArmNames.class)
+  String arm;
 
   @Option(names = "--selection", description = "strict or weighted (default: ${DEFAULT-VALUE}).")
   String selection = "strict";
@@ -107,6 +116,14 @@ public final class BrokerMain implements Callable<Integer> {
       description = "Header naming the job type (default: ${DEFAULT-VALUE}).")
   String jobTypeHeader = "x-job-type";
 
+  /** The broker arms' names, for the help text. */
+  static final class BrokerArmNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return Arms.on(EnumSet.of(RunsOn.BROKER)).stream().map(ArmDefinition::name).iterator();
+    }
+  }
+
   /**
    * Runs the command line.
    *
@@ -123,11 +140,27 @@ public final class BrokerMain implements Callable<Integer> {
    * @throws IllegalArgumentException naming the bad flag
    */
   BrokerConfig toConfig() {
-    Selection sel = Selection.fromLabel(selection);
-    AgingMode agingMode =
-        aging == null
-            ? (sel == Selection.WEIGHTED ? AgingMode.PAUSING : AgingMode.PLAIN)
-            : AgingMode.fromLabel(aging);
+    Policy ingress;
+    Selection sel;
+    AgingMode agingMode;
+    if (arm != null) {
+      for (String flag : List.of("--policy", "--selection", "--aging")) {
+        if (spec != null && spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+          throw new IllegalArgumentException("--arm sets " + flag + "; give one or the other");
+        }
+      }
+      ArmDefinition definition = Arms.byName(arm, EnumSet.of(RunsOn.BROKER));
+      ingress = definition.policy();
+      sel = definition.selection();
+      agingMode = definition.aging();
+    } else {
+      ingress = Policy.fromLabel(policy);
+      sel = Selection.fromLabel(selection);
+      agingMode =
+          aging == null
+              ? (sel == Selection.WEIGHTED ? AgingMode.PAUSING : AgingMode.PLAIN)
+              : AgingMode.fromLabel(aging);
+    }
     List<Integer> levelWeights =
         weights == SchedulerConfig.DEFAULT_WEIGHTS && levels != 3 && sel == Selection.WEIGHTED
             ? null
@@ -147,7 +180,7 @@ public final class BrokerMain implements Callable<Integer> {
     BrokerConfig defaults = BrokerConfig.defaults();
     return new BrokerConfig(
         scheduler,
-        Policy.fromLabel(policy),
+        ingress,
         duration("--lease", lease),
         maxRetries,
         duration("--max-pull-wait", maxPullWait),

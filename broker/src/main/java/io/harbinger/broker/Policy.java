@@ -7,10 +7,16 @@ import io.harbinger.scheduler.IngressPolicy;
 import io.harbinger.scheduler.Scheduler;
 import io.harbinger.scheduler.SchedulerConfig;
 import java.util.Map;
+import java.util.StringJoiner;
 
 /**
- * The broker's ingress arms: how a message's level is chosen at ingress, and for {@link #FAIR}
- * which queue structure serves it (reference sections 2.8 and 4.4).
+ * Where a comparison arm takes a message's level from at ingress, and for {@link #FAIR} which queue
+ * structure serves it (reference sections 2.8, 4.4 and 5.3): the one vocabulary of the arms in
+ * {@link Arms}, whatever they run on.
+ *
+ * <p>The broker builds the ingress of the policies for which {@link #runsOnBroker} is true ({@link
+ * #newIngress}); the simulator builds the others from a trace's history, and a RabbitMQ arm's
+ * producer sets the priority from its policy.
  */
 public enum Policy {
   /** Every message at level 0: one FIFO. */
@@ -19,10 +25,18 @@ public enum Policy {
   STATIC_TUNED("static-tuned"),
   /** The static map by business importance, which puts long work first (reference section 4.4). */
   STATIC_MISCONFIGURED("static-misconfigured"),
-  /** The predictor's level for each key, its estimate as the cost. */
+  /** Each key's history median mapped at the history tertiles; unseen keys at the middle level. */
+  STATIC_HISTORY("static-history"),
+  /** A seeded random level per key. */
+  STATIC_RANDOM("static-random"),
+  /** The predictor's level for each key, its estimate as the cost; the predictor starts empty. */
   PREDICTIVE("predictive"),
+  /** As {@link #PREDICTIVE}, the predictor having first observed a trace's history. */
+  PREDICTIVE_WARM("predictive-warm"),
   /** The predictor predicts and learns, but every message takes the default level. */
   SHADOW("shadow"),
+  /** The producer follows a sidecar's route table, learned from the consumers' reports. */
+  SIDECAR("sidecar"),
   /** A queue per job type in equal shares of worker time, no prediction ({@link FairScheduler}). */
   FAIR("fair"),
   /** The true cost tier, read from the message (for reference only). */
@@ -71,9 +85,31 @@ public enum Policy {
     return label;
   }
 
-  /** Returns whether the arm needs a predictor. */
+  /** Returns whether the arm needs a predictor in the process that routes. */
   public boolean needsPredictor() {
-    return this == PREDICTIVE || this == SHADOW;
+    return this == PREDICTIVE || this == PREDICTIVE_WARM || this == SHADOW;
+  }
+
+  /** Returns whether Harbinger's broker can run this policy ({@link #newIngress} builds it). */
+  public boolean runsOnBroker() {
+    return switch (this) {
+      case FIFO, STATIC_TUNED, STATIC_MISCONFIGURED, PREDICTIVE, SHADOW, FAIR, ORACLE -> true;
+      case STATIC_HISTORY, STATIC_RANDOM, PREDICTIVE_WARM, SIDECAR -> false;
+    };
+  }
+
+  /**
+   * Returns the job-type map of a static policy of the production flow.
+   *
+   * @return {@link #TUNED_MAP} or {@link #MISCONFIGURED_MAP}
+   * @throws IllegalStateException for any other policy
+   */
+  public Map<String, Integer> staticMap() {
+    return switch (this) {
+      case STATIC_TUNED -> TUNED_MAP;
+      case STATIC_MISCONFIGURED -> MISCONFIGURED_MAP;
+      default -> throw new IllegalStateException("policy " + label + " has no fixed job-type map");
+    };
   }
 
   /**
@@ -83,10 +119,13 @@ public enum Policy {
    * @param predictor the predictor for {@link #PREDICTIVE} and {@link #SHADOW}; ignored (may be
    *     null) for the others
    * @return the policy
-   * @throws IllegalArgumentException if a predictor is needed and missing, or its levels differ
+   * @throws IllegalArgumentException if a predictor is needed and missing, or its levels differ, or
+   *     the policy does not run on the broker
    */
   public IngressPolicy newIngress(int levels, Predictor predictor) {
     return switch (this) {
+      case STATIC_HISTORY, STATIC_RANDOM, PREDICTIVE_WARM, SIDECAR ->
+          throw new IllegalArgumentException("policy " + label + " does not run on the broker");
       case FIFO, FAIR -> IngressPolicy.fixed(label, 0);
       case STATIC_TUNED -> IngressPolicy.staticMap(label, levels, TUNED_MAP);
       case STATIC_MISCONFIGURED -> IngressPolicy.staticMap(label, levels, MISCONFIGURED_MAP);
@@ -122,19 +161,18 @@ public enum Policy {
   /**
    * Returns the policy with a command-line name.
    *
-   * @param label one of fifo, static-tuned, static-misconfigured, predictive, shadow, fair, oracle
+   * @param label the {@link #label} of a policy
    * @return the policy
-   * @throws IllegalArgumentException for any other name
+   * @throws IllegalArgumentException for any other name, listing the known ones
    */
   public static Policy fromLabel(String label) {
+    StringJoiner known = new StringJoiner(", ");
     for (Policy p : values()) {
       if (p.label.equals(label)) {
         return p;
       }
+      known.add(p.label);
     }
-    throw new IllegalArgumentException(
-        "policy must be one of fifo, static-tuned, static-misconfigured, predictive, shadow, fair,"
-            + " oracle: "
-            + label);
+    throw new IllegalArgumentException("policy must be one of " + known + ": " + label);
   }
 }

@@ -84,4 +84,20 @@ class BrokerMainTest {
                 .weights())
         .containsExactly(8, 4, 2, 1);
   }
+
+  @Test
+  void toConfig_arm_takesPolicySelectionAndAgingFromTheRegistry() {
+    BrokerConfig config = parse("--arm", "broker-weighted");
+    assertThat(config.policy()).isEqualTo(Policy.PREDICTIVE);
+    assertThat(config.scheduler().selection()).isEqualTo(Selection.WEIGHTED);
+    assertThat(config.scheduler().aging()).isEqualTo(AgingMode.PAUSING);
+  }
+
+  @Test
+  void execute_armWithPolicyOrUnknownArm_exitsWithTheRule() {
+    assertThat(run("--arm", "broker-fair", "--policy", "fifo")).isEqualTo(2);
+    assertThat(err.toString()).contains("--arm sets --policy");
+    assertThat(run("--arm", "rabbitmq-fifo")).isEqualTo(2);
+    assertThat(err.toString()).contains("arm must be one of broker-fifo");
+  }
 }

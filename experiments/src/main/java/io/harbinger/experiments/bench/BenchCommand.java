@@ -177,7 +177,7 @@ public final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--arms must name at least one arm");
     }
     for (String a : armNames) {
-      Arms.byName(a);
+      BenchArms.byName(a);
     }
     List<Long> seedList = seeds == null ? p.seeds() : List.copyOf(new LinkedHashSet<>(seeds));
     if (seedList.isEmpty()) {
@@ -277,7 +277,8 @@ public final class BenchCommand implements Callable<Integer> {
         new BenchRunner(Ticker.SYSTEM, Sleeper.SYSTEM, plan.drain(), progressStream());
     WorkloadConfig warmup = warmupConfig(plan);
     for (String name : plan.arms()) {
-      runner.run(Arms.byName(name), Workload.generate(warmup, kernels), plan.handlers(), endpoints);
+      runner.run(
+          BenchArms.byName(name), Workload.generate(warmup, kernels), plan.handlers(), endpoints);
     }
     List<RunRecord> runs = new ArrayList<>();
     List<String> losses = new ArrayList<>();
@@ -288,7 +289,7 @@ public final class BenchCommand implements Callable<Integer> {
               kernels);
       int offset = (int) Math.floorMod(seed, (long) plan.arms().size());
       for (int i = 0; i < plan.arms().size(); i++) {
-        Arm arm = Arms.byName(plan.arms().get((i + offset) % plan.arms().size()));
+        BenchArm arm = BenchArms.byName(plan.arms().get((i + offset) % plan.arms().size()));
         RunRecord run = runner.run(arm, workload, plan.handlers(), endpoints);
         RunRecords.write(runsDir.resolve(arm.name() + "-seed" + seed), run);
         runs.add(run);
@@ -404,9 +405,9 @@ public final class BenchCommand implements Callable<Integer> {
     boolean rabbit = false;
     boolean redis = false;
     for (String name : arms) {
-      Arm.Backend b = Arms.byName(name).backend();
-      rabbit |= b == Arm.Backend.RABBITMQ;
-      redis |= b == Arm.Backend.REDIS;
+      BenchArm.Backend b = BenchArms.byName(name).backend();
+      rabbit |= b == BenchArm.Backend.RABBITMQ;
+      redis |= b == BenchArm.Backend.REDIS;
     }
     String rabbitVersion = null;
     String redisVersion = null;
@@ -530,7 +531,7 @@ public final class BenchCommand implements Callable<Integer> {
   static final class ArmNames implements Iterable<String> {
     @Override
     public java.util.Iterator<String> iterator() {
-      return Arms.names().iterator();
+      return BenchArms.names().iterator();
     }
   }
 }

@@ -43,7 +43,14 @@ enum Profile {
       10,
       60),
   /** The reference matrix: every arm, five seeds, CPU handlers, real time. */
-  FULL(Arms.names(), List.of(11L, 22L, 33L, 44L, 55L), HandlerMode.CPU, 300, Double.NaN, 1, 180);
+  FULL(
+      BenchArms.names(),
+      List.of(11L, 22L, 33L, 44L, 55L),
+      HandlerMode.CPU,
+      300,
+      Double.NaN,
+      1,
+      180);
 
   private final List<String> arms;
   private final List<Long> seeds;

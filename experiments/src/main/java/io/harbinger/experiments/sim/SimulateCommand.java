@@ -1,5 +1,7 @@
 package io.harbinger.experiments.sim;
 
+import io.harbinger.broker.ArmDefinition;
+import io.harbinger.broker.Arms;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.experiments.trace.TraceException;
 import io.harbinger.experiments.trace.TraceFormat;
@@ -127,10 +129,10 @@ public final class SimulateCommand implements Callable<Integer> {
     if (!(historyFraction > 0 && historyFraction < 1)) {
       throw bad("--history-fraction must be in (0, 1): " + historyFraction);
     }
-    List<Arm> arms = new ArrayList<>();
+    List<ArmDefinition> arms = new ArrayList<>();
     for (String name : armNames) {
       try {
-        arms.add(Arm.parse(name));
+        arms.add(Arms.simulated(name));
       } catch (IllegalArgumentException e) {
         throw bad("--arms: " + e.getMessage());
       }

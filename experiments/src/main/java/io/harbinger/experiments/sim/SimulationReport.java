@@ -3,6 +3,8 @@ package io.harbinger.experiments.sim;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.harbinger.broker.ArmDefinition;
+import io.harbinger.broker.Arms;
 import io.harbinger.experiments.stats.Bootstrap;
 import io.harbinger.experiments.stats.Criterion;
 import io.harbinger.experiments.stats.Gate;
@@ -111,10 +113,11 @@ public final class SimulationReport {
    * @param command the command line that produced the report, shown at its top
    * @return the report
    */
-  public static SimulationReport run(SimInput input, List<Arm> arms, long seed, String command) {
-    List<Arm> all = new ArrayList<>();
-    all.add(Arm.parse(BASELINE));
-    for (Arm a : arms) {
+  public static SimulationReport run(
+      SimInput input, List<ArmDefinition> arms, long seed, String command) {
+    List<ArmDefinition> all = new ArrayList<>();
+    all.add(Arms.simulated(BASELINE));
+    for (ArmDefinition a : arms) {
       if (!all.contains(a)) {
         all.add(a);
       }
@@ -122,15 +125,15 @@ public final class SimulationReport {
     Map<String, Map<String, Map<String, Double>>> count = new LinkedHashMap<>();
     Map<String, Map<String, Map<String, Double>>> time = new LinkedHashMap<>();
     List<ArmResult> partial = new ArrayList<>();
-    for (Arm arm : all) {
+    for (ArmDefinition arm : all) {
       SimRun run = Simulator.run(input, arm, seed);
       Map<String, Map<String, Double>> c = WindowStats.byCount(run, 7);
       Map<String, Map<String, Double>> t = WindowStats.byTime(run, 28);
-      count.put(arm.label(), c);
-      time.put(arm.label(), t);
+      count.put(arm.name(), c);
+      time.put(arm.name(), t);
       partial.add(
           new ArmResult(
-              arm.label(),
+              arm.name(),
               WindowStats.whole(run),
               c,
               t,

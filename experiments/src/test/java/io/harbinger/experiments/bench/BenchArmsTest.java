@@ -3,6 +3,7 @@ package io.harbinger.experiments.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.harbinger.broker.Policy;
 import io.harbinger.experiments.stats.AnalysisReport;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ class ArmsTest {
 
   @Test
   void names_listEveryArmOfTheIssue() {
-    assertThat(Arms.names())
+    assertThat(BenchArms.names())
         .containsExactly(
             "rabbitmq-fifo",
             "rabbitmq-static-tuned",
@@ -31,20 +32,20 @@ class ArmsTest {
 
   @Test
   void byName_everyName_createsTheArmOfThatName() {
-    for (String name : Arms.names()) {
-      Arm arm = Arms.byName(name);
+    for (String name : BenchArms.names()) {
+      BenchArm arm = BenchArms.byName(name);
       assertThat(arm.name()).isEqualTo(name);
       assertThat(arm.backend())
           .isEqualTo(
               name.startsWith("rabbitmq")
-                  ? Arm.Backend.RABBITMQ
-                  : name.startsWith("redis") ? Arm.Backend.REDIS : Arm.Backend.NONE);
+                  ? BenchArm.Backend.RABBITMQ
+                  : name.startsWith("redis") ? BenchArm.Backend.REDIS : BenchArm.Backend.NONE);
     }
   }
 
   @Test
   void byName_unknown_listsTheKnownArms() {
-    assertThatThrownBy(() -> Arms.byName("kafka-fifo"))
+    assertThatThrownBy(() -> BenchArms.byName("kafka-fifo"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("arm must be one of rabbitmq-fifo, ")
         .hasMessageEndingWith(": kafka-fifo");
@@ -52,7 +53,7 @@ class ArmsTest {
 
   @Test
   void names_pairWithTheirBrokersFifoInTheAnalysis() {
-    List<String> all = Arms.names();
+    List<String> all = BenchArms.names();
 
     assertThat(AnalysisReport.baselineFor("rabbitmq-predictive", all)).isEqualTo("rabbitmq-fifo");
     assertThat(AnalysisReport.baselineFor("rabbitmq-sidecar", all)).isEqualTo("rabbitmq-fifo");
@@ -63,10 +64,10 @@ class ArmsTest {
 
   @Test
   void rabbitArm_staticWithoutMap_isRejected() {
-    assertThatThrownBy(() -> new RabbitArm("x", RabbitArm.Kind.STATIC, 3, null))
+    assertThatThrownBy(() -> new RabbitArm("x", Policy.STATIC_TUNED, 3, null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("static map");
-    assertThatThrownBy(() -> new RabbitArm("x", RabbitArm.Kind.FIFO, 11, null))
+    assertThatThrownBy(() -> new RabbitArm("x", Policy.FIFO, 11, null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("levels must be in [2, 10]: 11");
   }

@@ -11,7 +11,7 @@ import java.util.Map;
  * <p>An arm only moves bytes: the runner gives it a {@link Worker} that runs and records each
  * delivery and says whether to acknowledge it, and asks it for one {@link Publisher} per service.
  */
-interface Arm {
+interface BenchArm {
 
   /**
    * Returns the arm's name, such as {@code rabbitmq-fifo}.
