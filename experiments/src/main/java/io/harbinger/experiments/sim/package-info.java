@@ -4,8 +4,8 @@
  * predictor, both on simulated time.
  *
  * <p>Public API: {@link io.harbinger.experiments.sim.SimInput} (a trace split into history and
- * evaluation, compressed to a load), {@link io.harbinger.experiments.sim.Arm} (the arms and their
- * suffixes), {@link io.harbinger.experiments.sim.Simulator} (one run) giving a {@link
+ * evaluation, compressed to a load), {@link io.harbinger.experiments.sim.Simulator} (one run of a
+ * simulator arm of the registry, {@code io.harbinger.broker.Arms#simulated}) giving a {@link
  * io.harbinger.experiments.sim.SimRun}, {@link io.harbinger.experiments.sim.WindowStats} (metrics
  * per window), {@link io.harbinger.experiments.sim.SimulationReport} (arms, windows and gates A and
  * B at one load), {@link io.harbinger.experiments.sim.SimulateCommand} (the command line), {@link
