@@ -247,6 +247,8 @@ class BrokerServerTest {
         BrokerConsumer consumer = BrokerConsumer.register(channel);
         consumerClients.add(consumer);
         SplittableRandom random = new SplittableRandom(100 + c);
+        // one consumer overruns, so that the others are always free to take the redelivery
+        boolean overruns = c == 0;
         consumerRuns.add(
             pool.submit(
                 () ->
@@ -259,9 +261,13 @@ class BrokerServerTest {
                             failedOrOverran.add(body);
                             return false; // a failing handler: retried, sometimes dead-lettered
                           }
-                          if (r < 0.06 && m.getDeliveryCount() == 1) {
+                          if (overruns && r < 0.07 && m.getDeliveryCount() == 1) {
                             failedOrOverran.add(body);
-                            Thread.sleep(400); // overruns its 300 ms lease: redelivered
+                            // overrun the lease: hold the message until the broker has expired
+                            // it and delivered it again to another consumer
+                            await()
+                                .atMost(Duration.ofSeconds(30))
+                                .until(() -> runs.get(body).get() > 1);
                           }
                           acked.add(body);
                           return true;

@@ -59,7 +59,7 @@ import redis.clients.jedis.Jedis;
  * reference kernel costs (so their durations are the same on every machine), CPU handlers with the
  * kernels measured here. The arm order rotates per seed (offset = seed mod the number of arms) as
  * the reference's runner did, so no arm always runs first. Besides each arm's gate against its FIFO
- * baseline, the issue's targets for {@code rabbitmq-predictive} are judged as secondary criteria:
+ * baseline, the project's targets for {@code rabbitmq-predictive} are judged as secondary criteria:
  * mean at most -50% and short-class P50 at most -85% against {@code rabbitmq-fifo}, P99 at most
  * 1.25x, export max wait at most 2x, nothing lost, and a lower mean than {@code
  * rabbitmq-static-tuned}.
@@ -219,7 +219,7 @@ public final class BenchCommand implements Callable<Integer> {
   /**
    * Returns the warm-up workload: every arm runs it once, unrecorded, before the measured runs, so
    * that no measured run pays for class loading and JIT compilation (the first broker run of a cold
-   * JVM was seen at 40 times the latency of a warm one).
+   * JVM is much slower than a warm one).
    *
    * @param plan the plan
    * @return seed 1, 10 s of arrivals at rate scale 0.5, at the plan's time scale
@@ -349,7 +349,7 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * Returns the issue's targets for {@code rabbitmq-predictive}, for the arms present.
+   * Returns the project's targets for {@code rabbitmq-predictive}, for the arms present.
    *
    * @param arms the arms of the run
    * @return the criteria, empty when {@code rabbitmq-predictive} or {@code rabbitmq-fifo} is absent

@@ -23,8 +23,8 @@ import picocli.CommandLine.Option;
 /**
  * Simulates the arrivals and handler durations of recorded wall-clock runs and compares the
  * simulated change in mean latency with the measured one: how far the simulator's answer is from
- * the real broker's (issue "Simulator", part 4; seed paper section 5.6 found its simulator
- * overstated the gain by about 41% with CPU-burning handlers).
+ * the real broker's (seed paper section 5.6 found its simulator overstated the gain by about 41%
+ * with CPU-burning handlers).
  *
  * <p>For each seed with both runs under {@code BENCH/runs/}, the baseline run's completed messages
  * become a trace (arrival = submit time, duration = the handler time of the successful attempt, key

@@ -187,7 +187,7 @@ public final class AnalysisReport {
   }
 
   /**
-   * Returns the production-flow gate of an arm: P1, P2, G1, G2 and G3 of the issue.
+   * Returns the production-flow gate of an arm: P1, P2, G1, G2 and G3 (reference section 6.2).
    *
    * @param arm the arm
    * @param baseline its FIFO baseline
