@@ -148,7 +148,7 @@ public final class BenchCommand implements Callable<Integer> {
    * @param clock the clock of the default output directory's date
    * @return the command line
    */
-  static CommandLine command(String[] args, Clock clock) {
+  public static CommandLine command(String[] args, Clock clock) {
     return new CommandLine(new BenchCommand(args, clock))
         .setExecutionExceptionHandler(
             (e, cmd, parsed) -> {

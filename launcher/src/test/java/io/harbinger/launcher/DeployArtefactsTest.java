@@ -1,4 +1,4 @@
-package io.harbinger.experiments.deploy;
+package io.harbinger.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,7 +38,7 @@ import picocli.CommandLine;
  * Keeps the deployment artefacts honest: {@code deploy/Dockerfile}, {@code compose.yaml}, {@code
  * deploy/k8s/*.yaml} and the Prometheus scrape configs are checked against the code they deploy
  * (main classes, the sidecar's real config loader and its default ports). The Grafana dashboard is
- * checked against a running sidecar by {@link DeployDashboardIT}.
+ * checked against a running sidecar by {@code DeployDashboardIT} in the experiments.
  */
 class DeployArtefactsTest {
 
@@ -392,14 +392,22 @@ class DeployArtefactsTest {
     return stages;
   }
 
-  /** The launcher's commands: name to {module, main class}. */
+  /**
+   * The launcher's commands: verb to {module, main class}, the module being the one whose sources
+   * hold the class the root command runs for the verb.
+   */
   private static Map<String, String[]> launcherCommands() throws IOException {
     Map<String, String[]> commands = new HashMap<>();
-    Pattern command = Pattern.compile("^\\s*(\\w+)\\).*run_main (\\S+) (\\S+)");
-    for (String line : Files.readAllLines(root.resolve("harbinger"))) {
-      Matcher m = command.matcher(line);
-      if (m.find()) {
-        commands.put(m.group(1), new String[] {m.group(2), m.group(3)});
+    for (Map.Entry<String, Class<?>> verb : Harbinger.VERBS.entrySet()) {
+      String source = "src/main/java/" + verb.getValue().getName().replace('.', '/') + ".java";
+      try (var modules = Files.list(root)) {
+        String module =
+            modules
+                .filter(m -> Files.exists(m.resolve(source)))
+                .map(m -> m.getFileName().toString())
+                .findFirst()
+                .orElse("(no module holds " + source + ")");
+        commands.put(verb.getKey(), new String[] {module, verb.getValue().getName()});
       }
     }
     return commands;
