@@ -8,9 +8,9 @@ import com.google.protobuf.ByteString;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.KeyStats;
 import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.ManualTicker;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
-import io.harbinger.predictor.Ticker;
 import io.harbinger.scheduler.SchedulerConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,20 +22,7 @@ import org.junit.jupiter.api.Test;
 
 class MessageBrokerTest {
 
-  private static final class Clock implements Ticker {
-    long now;
-
-    @Override
-    public long nanos() {
-      return now;
-    }
-
-    void advance(Duration d) {
-      now += d.toNanos();
-    }
-  }
-
-  private final Clock clock = new Clock();
+  private final ManualTicker clock = new ManualTicker();
   private final HistogramPredictor predictor =
       new HistogramPredictor(PredictorConfig.defaults(), clock, Mode.PREDICTIVE);
   private final MessageBroker broker =

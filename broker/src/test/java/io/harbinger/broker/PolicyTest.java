@@ -3,9 +3,9 @@ package io.harbinger.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.harbinger.predictor.FakeTicker;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.ManualTicker;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.scheduler.FairScheduler;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 class PolicyTest {
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTicker ticker = new ManualTicker();
 
   private static QueuedJob job(String jobType, int oracleTier) {
     return new QueuedJob(Keys.of("shop", jobType), jobType, -1, oracleTier);

@@ -3,7 +3,7 @@ package io.harbinger.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.harbinger.predictor.FakeTicker;
+import io.harbinger.predictor.ManualTicker;
 import java.util.HashMap;
 import java.util.Map;
 import org.assertj.core.data.Percentage;
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class FairSchedulerTest {
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTicker ticker = new ManualTicker();
   private final FairScheduler scheduler = new FairScheduler(ticker);
 
   private static QueuedJob job(String type) {

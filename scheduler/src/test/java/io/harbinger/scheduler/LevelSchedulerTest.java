@@ -3,7 +3,7 @@ package io.harbinger.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.harbinger.predictor.FakeTicker;
+import io.harbinger.predictor.ManualTicker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,7 @@ class LevelSchedulerTest {
   private static final Duration THRESHOLD = Duration.ofSeconds(5);
   private static final Duration INTERVAL = Duration.ofMillis(500);
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTicker ticker = new ManualTicker();
 
   private LevelScheduler scheduler(LevelSelector selector, Aging aging) {
     return new LevelScheduler(3, selector, aging, ticker);

@@ -2,7 +2,7 @@ package io.harbinger.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.harbinger.predictor.FakeTicker;
+import io.harbinger.predictor.ManualTicker;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -24,7 +24,7 @@ class SchedulerContractTest {
   private static final Duration INTERVAL = Duration.ofMillis(500);
   private static final List<Integer> WEIGHTS = List.of(8, 3, 1);
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTicker ticker = new ManualTicker();
 
   static Stream<Arguments> everySelectorAndAging() {
     List<Arguments> out = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.harbinger.experiments.check;
 
 import io.harbinger.experiments.trace.Trace;
+import io.harbinger.predictor.NearestRank;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -370,8 +371,7 @@ public final class PredictabilityCheck {
   static double nearestRank(double[] sorted, int from, int to, double q) {
     int count = to - from;
     assert count > 0;
-    int rank = (int) Math.ceil(q * count - 1e-9);
-    return sorted[from + Math.max(0, Math.min(count - 1, rank - 1))];
+    return sorted[from + NearestRank.index(count, q * 100)];
   }
 
   static int tier(double durationNanos, double tier1, double tier2) {

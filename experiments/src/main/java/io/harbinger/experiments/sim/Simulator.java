@@ -6,10 +6,10 @@ import io.harbinger.broker.Policy;
 import io.harbinger.broker.RunsOn;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.ManualTicker;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.PredictorConfig;
-import io.harbinger.predictor.Ticker;
 import io.harbinger.scheduler.AgingMode;
 import io.harbinger.scheduler.IngressPolicy;
 import io.harbinger.scheduler.LevelScheduler;
@@ -92,20 +92,11 @@ public final class Simulator {
     }
   }
 
-  private static final class Clock implements Ticker {
-    long nowNanos;
-
-    @Override
-    public long nanos() {
-      return nowNanos;
-    }
-  }
-
   private static final class Engine {
     private final SimInput input;
     private final ArmDefinition arm;
     private final long seed;
-    private final Clock clock = new Clock();
+    private final ManualTicker clock = new ManualTicker();
     private int[] fixedLevels;
 
     Engine(SimInput input, ArmDefinition arm, long seed) {
@@ -134,12 +125,12 @@ public final class Simulator {
       long promotions = 0;
       long nextTick = Long.MAX_VALUE;
       int next = 0;
-      clock.nowNanos = n == 0 ? 0 : Math.min(0, input.arrivalNanos(0));
+      clock.set(n == 0 ? 0 : Math.min(0, input.arrivalNanos(0)));
       while (next < n || busy > 0) {
         long tc = busy > 0 ? heapEnd[0] : Long.MAX_VALUE;
         long ta = next < n ? input.arrivalNanos(next) : Long.MAX_VALUE;
         if (tc <= ta && tc <= nextTick) {
-          clock.nowNanos = tc;
+          clock.set(tc);
           SimJob job = heapJob[0];
           busy--;
           heapEnd[0] = heapEnd[busy];
@@ -150,7 +141,7 @@ public final class Simulator {
           scheduler.completed(job, duration);
           ingress.observe(job, duration);
         } else if (ta <= nextTick) {
-          clock.nowNanos = ta;
+          clock.set(ta);
           int t = history + next;
           int tier = oracle ? input.tierOf(trace.durationNanos(t)) : -1;
           SimJob job = new SimJob(trace.key(t), trace.sizeHint(t), tier, next);
@@ -158,11 +149,11 @@ public final class Simulator {
           scheduler.submit(job);
           next++;
         } else {
-          clock.nowNanos = nextTick;
+          clock.set(nextTick);
           promotions += scheduler.age();
           nextTick += intervalNanos;
         }
-        long now = clock.nowNanos;
+        long now = clock.nanos();
         while (busy < workers) {
           SimJob job = (SimJob) scheduler.poll();
           if (job == null) {
@@ -200,7 +191,7 @@ public final class Simulator {
           if (arm.policy() == Policy.PREDICTIVE_WARM) {
             Trace trace = input.trace();
             for (int i = 0; i < input.historyJobs(); i++) {
-              clock.nowNanos = input.simulatedNanos(trace.arrivalNanos(i));
+              clock.set(input.simulatedNanos(trace.arrivalNanos(i)));
               predictor.observe(trace.key(i), trace.sizeHint(i), trace.durationNanos(i));
             }
           }

@@ -3,18 +3,18 @@ package io.harbinger.predictor;
 import java.time.Duration;
 
 /**
- * A ticker that moves only when told to: the one test clock of the project, shared with the other
- * modules' tests through predictor-lib's test jar.
+ * A ticker that moves only when told to: the simulator's clock of simulated time, and the one test
+ * clock of the project.
  *
- * <p>Example: {@code FakeTicker t = new FakeTicker(); t.advance(Duration.ofSeconds(5));} then reads
- * 5 s. Not thread-safe: a test drives it from one thread.
+ * <p>Example: {@code ManualTicker t = new ManualTicker(); t.advance(Duration.ofSeconds(5));} then
+ * reads 5 s. Not thread-safe: one thread drives it (the simulator's, or a test's).
  */
-public final class FakeTicker implements Ticker {
+public final class ManualTicker implements Ticker {
 
   private long nanos;
 
   /** Creates a ticker reading zero. */
-  public FakeTicker() {
+  public ManualTicker() {
     this(0);
   }
 
@@ -23,7 +23,7 @@ public final class FakeTicker implements Ticker {
    *
    * @param startNanos the first reading
    */
-  public FakeTicker(long startNanos) {
+  public ManualTicker(long startNanos) {
     this.nanos = startNanos;
   }
 
