@@ -2,11 +2,13 @@ package io.harbinger.experiments.bench;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import io.harbinger.experiments.stats.AnalysisReport;
+import io.harbinger.experiments.analysis.Analysis;
+import io.harbinger.experiments.analysis.Gates;
+import io.harbinger.experiments.analysis.ReportFormat;
+import io.harbinger.experiments.analysis.RunMetrics;
 import io.harbinger.experiments.stats.Criterion;
 import io.harbinger.experiments.stats.GateResult;
 import io.harbinger.experiments.stats.PercentileBootstrap;
-import io.harbinger.experiments.stats.RunMetrics;
 import io.harbinger.experiments.workload.Calibration;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.KernelCalibration;
@@ -313,9 +315,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
     }
-    AnalysisReport report =
-        AnalysisReport.analyse(runs, PercentileBootstrap.defaults(), issueTargets(plan.arms()));
-    report.write(plan.out());
+    Analysis report =
+        Analysis.analyse(runs, PercentileBootstrap.defaults(), issueTargets(plan.arms()));
+    ReportFormat.writeAll(report, plan.out());
     writeCommandFile(plan, versions, kernels, commit, started, clock.instant().toString());
     outWriter.printf(
         "wrote %d runs of %d arms to %s%n", runs.size(), plan.arms().size(), plan.out());
@@ -352,32 +354,10 @@ public final class BenchCommand implements Callable<Integer> {
    * Returns the project's targets for {@code rabbitmq-predictive}, for the arms present.
    *
    * @param arms the arms of the run
-   * @return the criteria, empty when {@code rabbitmq-predictive} or {@code rabbitmq-fifo} is absent
+   * @return the criteria ({@link Gates#targets})
    */
   static List<Criterion> issueTargets(List<String> arms) {
-    String arm = "rabbitmq-predictive";
-    String fifo = "rabbitmq-fifo";
-    List<Criterion> out = new ArrayList<>();
-    if (!arms.contains(arm) || !arms.contains(fifo)) {
-      return out;
-    }
-    out.add(new Criterion.Improvement("T1", RunMetrics.MEAN_MS, arm, fifo, -0.50));
-    out.add(new Criterion.Improvement("T2", RunMetrics.SHORT_P50_MS, arm, fifo, -0.85));
-    out.add(
-        new Criterion.MaxRatio(
-            "T3", RunMetrics.P99_MS, arm, fifo, 1.25, java.util.OptionalDouble.empty()));
-    out.add(
-        new Criterion.MaxRatio(
-            "T4", RunMetrics.EXPORT_MAX_WAIT_MS, arm, fifo, 2.0, java.util.OptionalDouble.empty()));
-    out.add(
-        new Criterion.NoLostWork(
-            "T5",
-            arm,
-            List.of(RunMetrics.NOT_COMPLETED, RunMetrics.LOST, RunMetrics.SUBMIT_ERRORS)));
-    if (arms.contains("rabbitmq-static-tuned")) {
-      out.add(new Criterion.Reduction("T6", RunMetrics.MEAN_MS, arm, "rabbitmq-static-tuned"));
-    }
-    return out;
+    return Gates.targets(arms);
   }
 
   /** RabbitMQ's and Redis's versions, or null for those not needed. */

@@ -169,19 +169,25 @@ public final class SimulateCommand implements Callable<Integer> {
         err.flush();
         return 1;
       }
-      SimulationReport report = SimulationReport.run(input, arms, seed, command);
+      SimulationReport report = Simulations.run(input, arms, seed, command);
       if (json) {
-        jsonReports.add(report.json().strip());
+        jsonReports.add(SimulationFormat.JSON.render(report).strip());
       } else {
-        stdout.print(report.text());
+        stdout.print(SimulationFormat.MARKDOWN.render(report));
         stdout.flush();
       }
       if (out != null) {
         Path dir = out.resolve(String.format(Locale.ROOT, "load-%.2f", load));
         try {
           Files.createDirectories(dir);
-          Files.writeString(dir.resolve("table.md"), report.text(), StandardCharsets.UTF_8);
-          Files.writeString(dir.resolve("summary.json"), report.json(), StandardCharsets.UTF_8);
+          Files.writeString(
+              dir.resolve("table.md"),
+              SimulationFormat.MARKDOWN.render(report),
+              StandardCharsets.UTF_8);
+          Files.writeString(
+              dir.resolve("summary.json"),
+              SimulationFormat.JSON.render(report),
+              StandardCharsets.UTF_8);
         } catch (IOException e) {
           err.println("harbinger simulate: cannot write " + dir + ": " + e.getMessage());
           err.flush();

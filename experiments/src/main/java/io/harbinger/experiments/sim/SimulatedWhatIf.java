@@ -1,7 +1,6 @@
 package io.harbinger.experiments.sim;
 
 import io.harbinger.broker.Arms;
-import io.harbinger.experiments.check.WhatIf;
 import io.harbinger.experiments.trace.Trace;
 import java.util.ArrayList;
 import java.util.List;

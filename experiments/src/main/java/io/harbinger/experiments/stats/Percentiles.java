@@ -98,7 +98,14 @@ public final class Percentiles {
     return mean(toArray(values));
   }
 
-  static double[] toArray(Collection<? extends Number> values) {
+  /**
+   * Copies numbers into an array.
+   *
+   * @param values the numbers, no nulls
+   * @return the array, in iteration order
+   * @throws NullPointerException naming the index of a null
+   */
+  public static double[] toArray(Collection<? extends Number> values) {
     double[] out = new double[values.size()];
     int i = 0;
     for (Number n : values) {

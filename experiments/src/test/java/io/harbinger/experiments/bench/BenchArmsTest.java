@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.harbinger.broker.Policy;
-import io.harbinger.experiments.stats.AnalysisReport;
+import io.harbinger.experiments.analysis.Analysis;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -55,11 +55,11 @@ class ArmsTest {
   void names_pairWithTheirBrokersFifoInTheAnalysis() {
     List<String> all = BenchArms.names();
 
-    assertThat(AnalysisReport.baselineFor("rabbitmq-predictive", all)).isEqualTo("rabbitmq-fifo");
-    assertThat(AnalysisReport.baselineFor("rabbitmq-sidecar", all)).isEqualTo("rabbitmq-fifo");
-    assertThat(AnalysisReport.baselineFor("rabbitmq-static-tuned", all)).isEqualTo("rabbitmq-fifo");
-    assertThat(AnalysisReport.baselineFor("broker-oracle", all)).isEqualTo("broker-fifo");
-    assertThat(AnalysisReport.baselineFor("redis-fifo", all)).isNull();
+    assertThat(Analysis.baselineFor("rabbitmq-predictive", all)).isEqualTo("rabbitmq-fifo");
+    assertThat(Analysis.baselineFor("rabbitmq-sidecar", all)).isEqualTo("rabbitmq-fifo");
+    assertThat(Analysis.baselineFor("rabbitmq-static-tuned", all)).isEqualTo("rabbitmq-fifo");
+    assertThat(Analysis.baselineFor("broker-oracle", all)).isEqualTo("broker-fifo");
+    assertThat(Analysis.baselineFor("redis-fifo", all)).isNull();
   }
 
   @Test

@@ -44,7 +44,7 @@ class SimulationReportTest {
     SimInput input = SimInput.atLoad(trace, 60_000, 1, 0.8);
 
     SimulationReport report =
-        SimulationReport.run(
+        Simulations.run(
             input, arms("predictive_warm", "predictive_warm+weights+pausing"), 1, "test");
 
     assertThat(report.gates()).hasSize(4);
@@ -70,7 +70,7 @@ class SimulationReportTest {
     SimInput input = SimInput.atLoad(b.build(REPORT), 10_000, 1, 0.9);
 
     SimulationReport report =
-        SimulationReport.run(
+        Simulations.run(
             input, arms("predictive_warm", "predictive_warm+weights+pausing"), 1, "test");
 
     for (SimulationReport.GateOutcome g : report.gates()) {
@@ -80,7 +80,8 @@ class SimulationReportTest {
       assertThat(p1.interval().point()).isZero();
       assertThat(g.result().verdicts().get(1).passed()).isTrue();
     }
-    assertThat(report.text()).contains("Gate A (predictive_warm), 7 equal-count windows");
+    assertThat(SimulationFormat.MARKDOWN.render(report))
+        .contains("Gate A (predictive_warm), 7 equal-count windows");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.harbinger.experiments.check;
+package io.harbinger.experiments.sim;
 
 import io.harbinger.experiments.trace.Trace;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.harbinger.experiments.check;
 
 /** The check's advice, in the words the command prints. */
-public enum Verdict {
+public enum Advice {
   /** Per-key predictions are accurate and cover most jobs: route by them. */
   TURN_IT_ON("turn it on"),
   /** Predictions help, but only on a minority of jobs: run in shadow mode and watch. */
@@ -11,7 +11,7 @@ public enum Verdict {
 
   private final String words;
 
-  Verdict(String words) {
+  Advice(String words) {
     this.words = words;
   }
 

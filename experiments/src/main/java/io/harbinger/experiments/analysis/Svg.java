@@ -1,4 +1,4 @@
-package io.harbinger.experiments.stats;
+package io.harbinger.experiments.analysis;
 
 import java.util.Locale;
 

@@ -1,5 +1,6 @@
-package io.harbinger.experiments.stats;
+package io.harbinger.experiments.analysis;
 
+import io.harbinger.experiments.stats.Percentiles;
 import java.util.Arrays;
 
 /**

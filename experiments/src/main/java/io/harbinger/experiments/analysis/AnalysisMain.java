@@ -1,5 +1,9 @@
-package io.harbinger.experiments.stats;
+package io.harbinger.experiments.analysis;
 
+import io.harbinger.experiments.stats.Bootstrap;
+import io.harbinger.experiments.stats.GateResult;
+import io.harbinger.experiments.stats.MovingBlockBootstrap;
+import io.harbinger.experiments.stats.PercentileBootstrap;
 import io.harbinger.experiments.workload.RunRecord;
 import io.harbinger.experiments.workload.RunRecords;
 import java.io.IOException;
@@ -83,8 +87,8 @@ public final class AnalysisMain implements Callable<Integer> {
                 PercentileBootstrap.DEFAULT_SEED,
                 PercentileBootstrap.DEFAULT_CONFIDENCE)
             : PercentileBootstrap.defaults();
-    AnalysisReport report = AnalysisReport.analyse(runs, bootstrap);
-    report.write(out);
+    Analysis report = Analysis.analyse(runs, bootstrap);
+    ReportFormat.writeAll(report, out);
     stdout.printf("analysed %d runs of %d arms into %s%n", runs.size(), report.arms().size(), out);
     for (String arm : report.arms()) {
       GateResult gate = report.gate(arm);

@@ -1,4 +1,4 @@
-package io.harbinger.experiments.stats;
+package io.harbinger.experiments.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,4 +1,4 @@
-package io.harbinger.experiments.stats;
+package io.harbinger.experiments.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.harbinger.experiments.stats.Criterion;
+import io.harbinger.experiments.stats.GateResult;
+import io.harbinger.experiments.stats.MetricDelta;
+import io.harbinger.experiments.stats.PercentileBootstrap;
+import io.harbinger.experiments.stats.Verdict;
 import io.harbinger.experiments.stats.Verdict.Status;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.JobType;
@@ -25,7 +30,7 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class AnalysisReportTest {
+class AnalysisTest {
 
   private static final long MS = 1_000_000;
   private static final List<Long> SEEDS = List.of(11L, 22L, 33L, 44L, 55L);
@@ -102,16 +107,15 @@ class AnalysisReportTest {
   void baselineFor_prefersLongestMatchingFifo() {
     List<String> arms = List.of("fifo", "rabbitmq_fifo", "predictive", "rabbitmq_static_tuned");
 
-    assertThat(AnalysisReport.baselineFor("predictive", arms)).isEqualTo("fifo");
-    assertThat(AnalysisReport.baselineFor("rabbitmq_static_tuned", arms))
-        .isEqualTo("rabbitmq_fifo");
-    assertThat(AnalysisReport.baselineFor("rabbitmq_fifo", arms)).isNull();
-    assertThat(AnalysisReport.baselineFor("x", List.of("x", "redis_fifo"))).isNull();
+    assertThat(Analysis.baselineFor("predictive", arms)).isEqualTo("fifo");
+    assertThat(Analysis.baselineFor("rabbitmq_static_tuned", arms)).isEqualTo("rabbitmq_fifo");
+    assertThat(Analysis.baselineFor("rabbitmq_fifo", arms)).isNull();
+    assertThat(Analysis.baselineFor("x", List.of("x", "redis_fifo"))).isNull();
   }
 
   @Test
   void analyse_pairsEachArmWithItsFifoAndJudgesTheGate() {
-    AnalysisReport report = AnalysisReport.analyse(runs(), PercentileBootstrap.defaults());
+    Analysis report = Analysis.analyse(runs(), PercentileBootstrap.defaults());
 
     assertThat(report.baseline("predictive")).isEqualTo("fifo");
     assertThat(report.baseline("rabbitmq_predictive")).isEqualTo("rabbitmq_fifo");
@@ -138,7 +142,7 @@ class AnalysisReportTest {
 
   @Test
   void analyse_tablesUseMedianOverSeeds() {
-    AnalysisReport report = AnalysisReport.analyse(runs(), PercentileBootstrap.defaults());
+    Analysis report = Analysis.analyse(runs(), PercentileBootstrap.defaults());
 
     assertThat(report.median("predictive", RunMetrics.SHORT_P50_MS)).isCloseTo(103.3, within(1e-6));
     assertThat(report.median("fifo", RunMetrics.P50_MS)).isEqualTo(1000.0);
@@ -147,12 +151,12 @@ class AnalysisReportTest {
 
   @Test
   void write_producesParsableSummaryMarkdownAndWellFormedSvg() throws Exception {
-    AnalysisReport report = AnalysisReport.analyse(runs(), PercentileBootstrap.defaults());
+    Analysis report = Analysis.analyse(runs(), PercentileBootstrap.defaults());
 
-    report.write(dir);
+    ReportFormat.writeAll(report, dir);
 
     JsonNode summary = new ObjectMapper().readTree(dir.resolve("summary.json").toFile());
-    assertThat(summary.get("format").asText()).isEqualTo(AnalysisReport.FORMAT);
+    assertThat(summary.get("format").asText()).isEqualTo(Analysis.FORMAT);
     assertThat(summary.get("arms")).hasSize(4);
     JsonNode predictive = summary.get("arms").get(1);
     assertThat(predictive.get("arm").asText()).isEqualTo("predictive");
@@ -185,9 +189,9 @@ class AnalysisReportTest {
   void analyse_badInput_failsWithRule() {
     List<RunRecord> duplicate = List.of(run("fifo", 11, 1, 1, 1, 0), run("fifo", 11, 1, 1, 1, 0));
 
-    assertThatThrownBy(() -> AnalysisReport.analyse(duplicate, PercentileBootstrap.defaults()))
+    assertThatThrownBy(() -> Analysis.analyse(duplicate, PercentileBootstrap.defaults()))
         .hasMessage("two runs of arm fifo with seed 11 given");
-    assertThatThrownBy(() -> AnalysisReport.analyse(List.of(), PercentileBootstrap.defaults()))
+    assertThatThrownBy(() -> Analysis.analyse(List.of(), PercentileBootstrap.defaults()))
         .hasMessage("an analysis needs at least one run: 0 given");
   }
 
@@ -195,7 +199,7 @@ class AnalysisReportTest {
   void analyse_singleSeed_everyCriterionUnevaluableAndGateFails() {
     List<RunRecord> one = List.of(run("fifo", 11, 1000, 1000, 1000, 0), run("p", 11, 1, 1, 1, 0));
 
-    AnalysisReport report = AnalysisReport.analyse(one, PercentileBootstrap.defaults());
+    Analysis report = Analysis.analyse(one, PercentileBootstrap.defaults());
 
     assertThat(report.gate("p").passed()).isFalse();
     assertThat(report.gate("p").verdicts().subList(0, 4))
@@ -211,9 +215,8 @@ class AnalysisReportTest {
             new Criterion.NonInferiority(
                 "S1", RunMetrics.SHORT_P50_MS, "rabbitmq_predictive", "predictive", 0.10));
 
-    AnalysisReport report =
-        AnalysisReport.analyse(runs(), PercentileBootstrap.defaults(), secondary);
-    report.write(dir);
+    Analysis report = Analysis.analyse(runs(), PercentileBootstrap.defaults(), secondary);
+    ReportFormat.writeAll(report, dir);
 
     assertThat(report.secondary().verdicts())
         .extracting(Verdict::status)
@@ -225,6 +228,6 @@ class AnalysisReportTest {
     assertThat(Files.readString(dir.resolve("report.md")))
         .contains("## Secondary criteria: NOT all passed")
         .contains("| S3 | rabbitmq_fifo | mean_ms vs fifo: CI within +-5.0%");
-    assertThat(AnalysisReport.analyse(runs(), PercentileBootstrap.defaults()).secondary()).isNull();
+    assertThat(Analysis.analyse(runs(), PercentileBootstrap.defaults()).secondary()).isNull();
   }
 }

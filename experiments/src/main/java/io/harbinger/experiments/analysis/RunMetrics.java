@@ -1,5 +1,6 @@
-package io.harbinger.experiments.stats;
+package io.harbinger.experiments.analysis;
 
+import io.harbinger.experiments.stats.Percentiles;
 import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.MessageRecord;
 import io.harbinger.experiments.workload.Phase;
