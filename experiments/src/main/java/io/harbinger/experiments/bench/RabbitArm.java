@@ -171,7 +171,7 @@ final class RabbitArm implements BenchArm {
       session.attributes.put("levels", Integer.toString(policy == Policy.FIFO ? 1 : levels));
       try (Channel admin = session.producers.createChannel()) {
         if (policy == Policy.FIFO) {
-          admin.queueDeclare(queue, false, false, false, Map.of());
+          admin.queueDeclare(queue, true, false, false, Map.of());
         } else {
           PriorityQueues.declare(admin, queue, levels);
         }
