@@ -11,6 +11,7 @@ import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.MessageStamper;
 import io.harbinger.rabbit.ReportSink;
 import java.time.Clock;
 import java.util.Iterator;
@@ -182,7 +183,7 @@ final class DeliveryTracker {
             .setPublishedLevel(f.level)
             .setRedelivered(f.redelivered)
             .setPublishedAtMicros(Math.max(0, f.publishedAtMicros))
-            .setSettledAtMicros(PublishStamper.epochMicros(clock));
+            .setSettledAtMicros(MessageStamper.epochMicros(clock));
     if (sizeHints) {
       r.setSize(f.bodyLength);
     }
@@ -225,7 +226,7 @@ final class DeliveryTracker {
       publishedAtMicros = longHeader(headers, HarbingerHeaders.PUBLISHED_AT);
       waitMicros =
           publishedAtMicros > 0
-              ? Math.max(0, PublishStamper.epochMicros(clock) - publishedAtMicros)
+              ? Math.max(0, MessageStamper.epochMicros(clock) - publishedAtMicros)
               : -1;
       long lv = longHeader(headers, HarbingerHeaders.LEVEL);
       level = lv >= 0 && lv <= 255 ? (int) lv : -1;
