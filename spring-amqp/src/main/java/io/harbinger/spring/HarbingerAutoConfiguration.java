@@ -24,6 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
@@ -56,6 +57,18 @@ public final class HarbingerAutoConfiguration {
 
   HarbingerAutoConfiguration() {}
 
+  /**
+   * The queue factory, in every mode: a queue's arguments never change, so they must not depend on
+   * whether Harbinger is on.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBean(ConnectionFactory.class)
+  HarbingerQueues harbingerQueues(
+      ConnectionFactory connectionFactory, HarbingerProperties properties) {
+    return new HarbingerQueues(connectionFactory, properties.levels());
+  }
+
   /** Harbinger's beans, when it is on and the application has a RabbitMQ connection factory. */
   @Configuration(proxyBeanMethods = false)
   @Conditional(HarbingerOn.class)
@@ -68,6 +81,20 @@ public final class HarbingerAutoConfiguration {
         ObjectProvider<HarbingerStamping> stamping,
         ObjectProvider<HarbingerListenerAdvice> advice) {
       return new HarbingerBeanPostProcessor(connectionFactory, stamping, advice);
+    }
+
+    /** The embedded router's predictor, with the defaults of the seed paper and these levels. */
+    @Bean
+    @ConditionalOnMissingBean(Predictor.class)
+    @ConditionalOnProperty(
+        name = "harbinger.router.kind",
+        havingValue = "embedded",
+        matchIfMissing = true)
+    Predictor harbingerPredictor(HarbingerProperties properties) {
+      return new HistogramPredictor(
+          PredictorConfig.defaults().toBuilder().levels(properties.levels()).build(),
+          Ticker.SYSTEM,
+          Mode.PREDICTIVE);
     }
 
     @Bean
@@ -83,16 +110,7 @@ public final class HarbingerAutoConfiguration {
         HarbingerProperties properties, ObjectProvider<Predictor> predictor) {
       return switch (properties.router().kind()) {
         case NONE -> RouterSource.none();
-        case EMBEDDED ->
-            RouterSource.embedded(
-                predictor.getIfAvailable(
-                    () ->
-                        new HistogramPredictor(
-                            PredictorConfig.defaults().toBuilder()
-                                .levels(properties.levels())
-                                .build(),
-                            Ticker.SYSTEM,
-                            Mode.PREDICTIVE)));
+        case EMBEDDED -> RouterSource.embedded(predictor.getObject());
         case SIDECAR -> {
           if (!ClassUtils.isPresent(SidecarRouters.CLIENT_CLASS, null)) {
             throw new IllegalStateException(
@@ -117,13 +135,6 @@ public final class HarbingerAutoConfiguration {
         ObjectProvider<RabbitListenerEndpointRegistry> registry) {
       return new HarbingerListenerAdvice(
           runtime.options(), new ListenerAckModes(containers(beans, registry)));
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    HarbingerQueues harbingerQueues(
-        ConnectionFactory connectionFactory, HarbingerProperties properties) {
-      return new HarbingerQueues(connectionFactory, properties.levels());
     }
 
     @Bean

@@ -107,12 +107,12 @@ public record HarbingerProperties(
           "must be in [" + PredictorConfig.MIN_LEVELS + ", " + PredictorConfig.MAX_LEVELS + "]");
     }
     if (p.jobTypeHeader == null || p.jobTypeHeader.isBlank()) {
-      errors.rejectValue("jobTypeHeader", "empty", "must be a non-empty header name");
+      errors.rejectValue("job-type-header", "empty", "must be a non-empty header name");
     } else if (Keys.of("p", p.jobTypeHeader).isEmpty()) {
-      errors.rejectValue("jobTypeHeader", "control", "must not contain control characters");
+      errors.rejectValue("job-type-header", "control", "must not contain control characters");
     }
     if (p.reportsExchange == null || p.reportsExchange.isBlank()) {
-      errors.rejectValue("reportsExchange", "empty", "must be a non-empty exchange name");
+      errors.rejectValue("reports-exchange", "empty", "must be a non-empty exchange name");
     }
     Sidecar s = p.router.sidecar;
     if (p.router.kind == RouterKind.SIDECAR) {
@@ -127,15 +127,17 @@ public record HarbingerProperties(
       }
     }
     if (s.staleAfter == null || s.staleAfter.isNegative() || s.staleAfter.isZero()) {
-      errors.rejectValue("router.sidecar.staleAfter", "range", "must be a positive duration");
+      errors.rejectValue("router.sidecar.stale-after", "range", "must be a positive duration");
     }
     if (s.trustCertificates != null) {
       if (!s.tls) {
         errors.rejectValue(
-            "router.sidecar.trustCertificates", "tls", "is only used with router.sidecar.tls=true");
+            "router.sidecar.trust-certificates",
+            "tls",
+            "is only used with router.sidecar.tls=true");
       } else if (!Files.isReadable(s.trustCertificates)) {
         errors.rejectValue(
-            "router.sidecar.trustCertificates", "missing", "must be a readable PEM file");
+            "router.sidecar.trust-certificates", "missing", "must be a readable PEM file");
       }
     }
   }
