@@ -35,6 +35,12 @@ public final class PriorityQueues {
   /** The queue argument that gives a classic queue its priorities. */
   public static final String MAX_PRIORITY_ARGUMENT = "x-max-priority";
 
+  /**
+   * The largest consumer prefetch that leaves RabbitMQ something to reorder: a delivery already
+   * pushed to a consumer cannot be overtaken by shorter work (rabbitmq-facts section 1.1).
+   */
+  public static final int MAX_REORDERING_PREFETCH = 2;
+
   private PriorityQueues() {}
 
   /**

@@ -14,8 +14,8 @@
  *
  * <p>For framework integrations that own their channels (Spring AMQP), {@link
  * io.harbinger.rabbit.MessageStamper} computes a message's {@link io.harbinger.rabbit.Stamp} and
- * {@link io.harbinger.rabbit.DeliveryTimer} times and reports deliveries: the same code the
- * wrapped channel runs.
+ * {@link io.harbinger.rabbit.DeliveryTimer} times and reports deliveries: the same code the wrapped
+ * channel runs.
  *
  * <p>Everything in {@code io.harbinger.rabbit.internal} is implementation and may change without
  * notice.
