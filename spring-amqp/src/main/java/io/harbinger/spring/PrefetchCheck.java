@@ -33,8 +33,7 @@ import org.springframework.beans.DirectFieldAccessor;
  */
 final class PrefetchCheck {
 
-  /** The largest prefetch that leaves RabbitMQ something to reorder. */
-  static final int MAX_REORDERING_PREFETCH = 2;
+  static final int MAX_REORDERING_PREFETCH = PriorityQueues.MAX_REORDERING_PREFETCH;
 
   private static final Logger LOG = LoggerFactory.getLogger(PrefetchCheck.class);
 
