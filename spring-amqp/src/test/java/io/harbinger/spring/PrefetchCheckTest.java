@@ -2,6 +2,8 @@ package io.harbinger.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.harbinger.rabbit.QueueType;
+import io.harbinger.rabbit.internal.DeclaredQueues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.amqp.core.AcknowledgeMode;
 import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.core.QueueBuilder;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.listener.AbstractMessageListenerContainer;
 import org.springframework.amqp.rabbit.listener.DirectMessageListenerContainer;
@@ -73,5 +76,22 @@ class PrefetchCheckTest {
     assertThat(warnings.get(2)).contains("AcknowledgeMode.NONE");
     assertThat(check.warn()).as("once per container").isEmpty();
     assertThat(runtime.stats().prefetchWarnings()).isEqualTo(3);
+  }
+
+  @Test
+  void recordQueues_queueBeansOfEveryKind_areRecordedByTheirArguments() {
+    String quorum = "prefetch-check-quorum-" + System.nanoTime();
+    PrefetchCheck check =
+        new PrefetchCheck(
+            () -> containers,
+            () -> List.of(QueueBuilder.durable(quorum).quorum().build()),
+            harbingerQueues,
+            runtime);
+
+    check.recordQueues();
+
+    assertThat(DeclaredQueues.SHARED.type(quorum)).isEqualTo(QueueType.QUORUM);
+    container(new SimpleMessageListenerContainer(cf), quorum, 250);
+    assertThat(check.warn()).singleElement().asString().contains("consumes [" + quorum + "]");
   }
 }
