@@ -143,6 +143,36 @@ public final class MessageStamper {
       long bodyLength,
       Integer callerPriority,
       String callerUserId) {
+    return stamp(
+        exchange, routingKey, jobType, bodyLength, callerPriority, callerUserId, null, TO_STAMP);
+  }
+
+  /**
+   * Computes the stamp of one message and hands its values to an applier, which builds the
+   * integration's own message properties from them with no {@link Stamp} in between; counts the
+   * message as published.
+   *
+   * @param exchange as for {@link #stamp(String, String, Object, long, Integer, String)}
+   * @param routingKey as for that method
+   * @param jobType as for that method
+   * @param bodyLength as for that method
+   * @param callerPriority as for that method
+   * @param callerUserId as for that method
+   * @param context what the applier needs besides the stamp (the caller's properties), or null
+   * @param applier builds the result from the context and the stamp's values
+   * @param <C> the context's type
+   * @param <T> the result's type
+   * @return what the applier returned
+   */
+  public <C, T> T stamp(
+      String exchange,
+      String routingKey,
+      Object jobType,
+      long bodyLength,
+      Integer callerPriority,
+      String callerUserId,
+      C context,
+      Applier<C, T> applier) {
     String key = keyOf(jobType);
     Prediction prediction = route(key, bodyLength);
     boolean shadowNow;
@@ -166,9 +196,40 @@ public final class MessageStamper {
       stats.increment(Counter.USER_ID_REPLACED);
     }
     stats.increment(Counter.PUBLISHED);
-    return new Stamp(
-        level, priority == null ? callerPriority : priority, user, epochMicros(clock), mode);
+    return applier.apply(
+        context,
+        level,
+        priority == null ? callerPriority : priority,
+        user,
+        epochMicros(clock),
+        mode);
   }
+
+  /**
+   * Builds an integration's result from a computed stamp's values.
+   *
+   * @param <C> the context's type
+   * @param <T> the result's type
+   */
+  @FunctionalInterface
+  public interface Applier<C, T> {
+
+    /**
+     * Builds the result.
+     *
+     * @param context the context given to {@link MessageStamper#stamp}, or null
+     * @param level the level, as {@link Stamp#level()}
+     * @param priority the priority to publish with, as {@link Stamp#priority()}
+     * @param userId the {@code user-id} to publish with, as {@link Stamp#userId()}
+     * @param publishedAtMicros the value of {@code x-harbinger-published-at}, boxed once
+     * @param mode the mode, as {@link Stamp#mode()}
+     * @return the result
+     */
+    T apply(
+        C context, int level, Integer priority, String userId, Long publishedAtMicros, String mode);
+  }
+
+  private static final Applier<Object, Stamp> TO_STAMP = Stamp::new;
 
   /**
    * Returns the key of a message with a given job type.

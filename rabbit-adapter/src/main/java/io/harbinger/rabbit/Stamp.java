@@ -40,6 +40,17 @@ public final class Stamp {
    * @param mode {@code predictive}, {@code shadow} or {@code off}
    */
   public Stamp(int level, Integer priority, String userId, long publishedAtMicros, String mode) {
+    this(null, level, priority, userId, Long.valueOf(publishedAtMicros), mode);
+  }
+
+  /** Creates a stamp from a {@link MessageStamper}'s values; the context is unused. */
+  Stamp(
+      Object context,
+      int level,
+      Integer priority,
+      String userId,
+      Long publishedAtMicros,
+      String mode) {
     if (level < 0 || level >= PredictorConfig.MAX_LEVELS) {
       throw new IllegalArgumentException(
           "level must be in [0, " + PredictorConfig.MAX_LEVELS + "): " + level);
@@ -47,7 +58,7 @@ public final class Stamp {
     this.level = level;
     this.priority = priority;
     this.userId = Objects.requireNonNull(userId, "userId");
-    this.publishedAtMicros = publishedAtMicros;
+    this.publishedAtMicros = Objects.requireNonNull(publishedAtMicros, "publishedAtMicros");
     this.mode = Objects.requireNonNull(mode, "mode");
   }
 
@@ -105,6 +116,20 @@ public final class Stamp {
    *     for the mode
    */
   public Object headerValue(int index) {
+    return headerValue(index, publishedAtMicros, level, mode);
+  }
+
+  /**
+   * Returns the value of one of the headers of a stamp given by its values: the one definition of
+   * which value each of {@link #HEADER_NAMES} carries.
+   *
+   * @param index the header's index in {@link #HEADER_NAMES}, in [0, 3)
+   * @param publishedAtMicros the publish time, epoch microseconds
+   * @param level the level
+   * @param mode the mode
+   * @return the value of that header
+   */
+  public static Object headerValue(int index, Long publishedAtMicros, Integer level, String mode) {
     return switch (index) {
       case 0 -> publishedAtMicros;
       case 1 -> level;

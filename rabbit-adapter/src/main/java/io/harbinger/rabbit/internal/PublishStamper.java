@@ -10,9 +10,11 @@ import java.util.Map;
  * Applies a {@link MessageStamper}'s {@link Stamp} to the properties of an outgoing message: the
  * priority, the {@code user-id} and the headers.
  *
- * <p>Implementation notes. A publish allocates one properties object, whose constructor copies the
- * caller's headers plus the stamped ones from a {@link StampedHeaders} view (copy on write: the
- * caller's properties and headers are never modified); every other property is the caller's.
+ * <p>Implementation notes. The stamper hands the stamp's values to {@link #properties} (an {@link
+ * MessageStamper.Applier}), so no {@link Stamp} object is made on this path. A publish allocates
+ * one properties object, whose constructor copies the caller's headers plus the stamped ones from a
+ * {@link StampedHeaders} view (copy on write: the caller's properties and headers are never
+ * modified); every other property is the caller's.
  *
  * <p>Thread-safe: the stamper is, and nothing else is shared.
  */
@@ -47,47 +49,57 @@ final class PublishStamper {
    */
   AMQP.BasicProperties stamp(
       String exchange, String routingKey, AMQP.BasicProperties props, long bodyLength) {
+    Map<String, Object> callerHeaders = props == null ? null : props.getHeaders();
+    return stamper.stamp(
+        exchange,
+        routingKey,
+        callerHeaders == null ? null : callerHeaders.get(jobTypeHeader),
+        bodyLength,
+        props == null ? null : props.getPriority(),
+        props == null ? null : props.getUserId(),
+        props,
+        PublishStamper::properties);
+  }
+
+  /** Builds the properties to send from the caller's and the stamp's values. */
+  private static AMQP.BasicProperties properties(
+      AMQP.BasicProperties props,
+      int level,
+      Integer priority,
+      String userId,
+      Long publishedAtMicros,
+      String mode) {
     if (props == null) {
-      Stamp s = stamper.stamp(exchange, routingKey, null, bodyLength, null, null);
       return new AMQP.BasicProperties(
           null,
           null,
-          new StampedHeaders(null, s),
+          new StampedHeaders(null, publishedAtMicros, level, mode),
           null,
-          s.priority(),
-          null,
-          null,
+          priority,
           null,
           null,
           null,
           null,
-          s.userId(),
+          null,
+          null,
+          userId,
           null,
           null);
     }
-    Map<String, Object> callerHeaders = props.getHeaders();
-    Stamp s =
-        stamper.stamp(
-            exchange,
-            routingKey,
-            callerHeaders == null ? null : callerHeaders.get(jobTypeHeader),
-            bodyLength,
-            props.getPriority(),
-            props.getUserId());
     // The constructor copies the headers view into a map of its own.
     return new AMQP.BasicProperties(
         props.getContentType(),
         props.getContentEncoding(),
-        new StampedHeaders(callerHeaders, s),
+        new StampedHeaders(props.getHeaders(), publishedAtMicros, level, mode),
         props.getDeliveryMode(),
-        s.priority(),
+        priority,
         props.getCorrelationId(),
         props.getReplyTo(),
         props.getExpiration(),
         props.getMessageId(),
         props.getTimestamp(),
         props.getType(),
-        s.userId(),
+        userId,
         props.getAppId(),
         props.getClusterId());
   }

@@ -21,11 +21,23 @@ import java.util.Set;
 final class StampedHeaders extends AbstractMap<String, Object> {
 
   private final Map<String, Object> caller;
-  private final Stamp stamp;
+  private final Long publishedAtMicros;
+  private final Integer level;
+  private final String mode;
 
   StampedHeaders(Map<String, Object> caller, Stamp stamp) {
+    this(caller, stamp.publishedAtMicros(), stamp.level(), stamp.mode());
+  }
+
+  StampedHeaders(Map<String, Object> caller, Long publishedAtMicros, Integer level, String mode) {
     this.caller = caller;
-    this.stamp = stamp;
+    this.publishedAtMicros = publishedAtMicros;
+    this.level = level;
+    this.mode = mode;
+  }
+
+  private Object value(int index) {
+    return Stamp.headerValue(index, publishedAtMicros, level, mode);
   }
 
   private static int ours(Object name) {
@@ -51,7 +63,7 @@ final class StampedHeaders extends AbstractMap<String, Object> {
   public Object get(Object name) {
     int i = ours(name);
     if (i >= 0) {
-      return stamp.headerValue(i);
+      return value(i);
     }
     return caller == null ? null : caller.get(name);
   }
@@ -97,7 +109,7 @@ final class StampedHeaders extends AbstractMap<String, Object> {
       if (own >= Stamp.HEADER_NAMES.size()) {
         return false;
       }
-      next = new SimpleImmutableEntry<>(Stamp.HEADER_NAMES.get(own), stamp.headerValue(own));
+      next = new SimpleImmutableEntry<>(Stamp.HEADER_NAMES.get(own), value(own));
       own++;
       return true;
     }
