@@ -57,22 +57,36 @@ public final class HarbingerStamping implements MessagePostProcessor, Ordered {
       Message message, Correlation correlation, String exchange, String routingKey) {
     MessageStamper stamper = runtime.stamper();
     MessageProperties props = message.getMessageProperties();
-    Map<String, Object> headers = props.getHeaders();
     byte[] body = message.getBody();
-    Stamp stamp =
-        stamper.stamp(
-            exchange,
-            routingKey,
-            headers.get(stamper.jobTypeHeader()),
-            body == null ? 0 : body.length,
-            props.getPriority(),
-            props.getUserId());
-    if (stamp.priority() != null) {
-      props.setPriority(stamp.priority());
-    }
-    props.setUserId(stamp.userId());
-    stamp.putHeaders(headers);
+    stamper.stamp(
+        exchange,
+        routingKey,
+        props.getHeaders().get(stamper.jobTypeHeader()),
+        body == null ? 0 : body.length,
+        props.getPriority(),
+        props.getUserId(),
+        props,
+        HarbingerStamping::apply);
     return message;
+  }
+
+  /** Applies a stamp's values to the message's properties, in place. */
+  private static MessageProperties apply(
+      MessageProperties props,
+      int level,
+      Integer priority,
+      String userId,
+      Long publishedAtMicros,
+      String mode) {
+    if (priority != null) {
+      props.setPriority(priority);
+    }
+    props.setUserId(userId);
+    Map<String, Object> headers = props.getHeaders();
+    for (int i = 0; i < Stamp.HEADER_NAMES.size(); i++) {
+      headers.put(Stamp.HEADER_NAMES.get(i), Stamp.headerValue(i, publishedAtMicros, level, mode));
+    }
+    return props;
   }
 
   @Override
