@@ -147,15 +147,7 @@ public final class PriorityQueues {
     if (queue == null || queue.isEmpty()) {
       throw new IllegalArgumentException("queue must be a non-empty name: '" + queue + "'");
     }
-    if (levels < PredictorConfig.MIN_LEVELS || levels > PredictorConfig.MAX_LEVELS) {
-      throw new IllegalArgumentException(
-          "levels must be in ["
-              + PredictorConfig.MIN_LEVELS
-              + ", "
-              + PredictorConfig.MAX_LEVELS
-              + "]: "
-              + levels);
-    }
+    PredictorConfig.checkLevels(levels);
     QueueType type = QueueType.of(arguments);
     if (type == QueueType.STREAM) {
       throw new IllegalArgumentException(

@@ -54,15 +54,7 @@ public enum PriorityScheme {
    * @throws IllegalArgumentException when levels or level is out of range
    */
   public Integer priority(int level, int levels) {
-    if (levels < PredictorConfig.MIN_LEVELS || levels > PredictorConfig.MAX_LEVELS) {
-      throw new IllegalArgumentException(
-          "levels must be in ["
-              + PredictorConfig.MIN_LEVELS
-              + ", "
-              + PredictorConfig.MAX_LEVELS
-              + "]: "
-              + levels);
-    }
+    PredictorConfig.checkLevels(levels);
     if (level < 0 || level >= levels) {
       throw new IllegalArgumentException("level must be in [0, " + (levels - 1) + "]: " + level);
     }
