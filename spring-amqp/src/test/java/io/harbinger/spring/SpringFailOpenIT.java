@@ -42,12 +42,21 @@ class SpringFailOpenIT {
 
   private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
   private final List<String> queues = new ArrayList<>();
+  private final List<String> exchanges = new ArrayList<>();
+
+  /** Returns a reports exchange of the test's own, deleted after it. */
+  private String exchange(String what) {
+    String e = TestBroker.unique(what);
+    exchanges.add(e);
+    return e;
+  }
 
   @AfterEach
   void tearDown(TestBroker broker) throws Exception {
     contexts.forEach(ConfigurableApplicationContext::close);
     try (Connection c = broker.newConnection("harbinger-it-cleanup")) {
       queues.forEach(q -> Quietly.deleteQueue(c, q));
+      exchanges.forEach(e -> Quietly.deleteExchange(c, e));
     }
   }
 
@@ -145,7 +154,7 @@ class SpringFailOpenIT {
       String q = queue("default");
       List<String> props = new ArrayList<>(router);
       props.add("test.queue=" + q);
-      props.add("harbinger.reports-exchange=" + TestBroker.unique("spring.failopen.reports"));
+      props.add("harbinger.reports-exchange=" + exchange("spring.failopen.reports"));
       ConfigurableApplicationContext context =
           BootApps.start(broker, ProducerApp.class, props.toArray(String[]::new));
       contexts.add(context);
@@ -218,7 +227,7 @@ class SpringFailOpenIT {
   void modeOff_templateAndContainerBehaveAsAPlainApplication(TestBroker broker) {
     String[] common = {
       "spring.rabbitmq.listener.simple.prefetch=1",
-      "harbinger.reports-exchange=" + TestBroker.unique("spring.failopen.reports")
+      "harbinger.reports-exchange=" + exchange("spring.failopen.reports")
     };
     String plainQueue = queue("plain");
     ConfigurableApplicationContext plain =

@@ -51,6 +51,15 @@ class SpringSidecarRouterIT {
   private static final String TOKEN = "s3cret-token";
 
   private final List<String> queues = new ArrayList<>();
+  private final List<String> exchanges = new ArrayList<>();
+
+  /** Returns a reports exchange of the test's own, deleted after it. */
+  private String exchange(String what) {
+    String e = TestBroker.unique(what);
+    exchanges.add(e);
+    return e;
+  }
+
   private ConfigurableApplicationContext context;
   private Server server;
 
@@ -64,6 +73,7 @@ class SpringSidecarRouterIT {
     }
     try (Connection c = broker.newConnection("harbinger-it-cleanup")) {
       queues.forEach(q -> Quietly.deleteQueue(c, q));
+      exchanges.forEach(e -> Quietly.deleteExchange(c, e));
     }
   }
 
@@ -137,7 +147,7 @@ class SpringSidecarRouterIT {
             broker,
             ProducerApp.class,
             "test.queue=" + q,
-            "harbinger.reports-exchange=" + TestBroker.unique("spring.sidecar.reports"),
+            "harbinger.reports-exchange=" + exchange("spring.sidecar.reports"),
             "harbinger.router.kind=sidecar",
             "harbinger.router.sidecar.address=127.0.0.1:" + port,
             "harbinger.router.sidecar.token=" + TOKEN);
@@ -188,7 +198,7 @@ class SpringSidecarRouterIT {
             broker,
             ProducerApp.class,
             "test.queue=" + q,
-            "harbinger.reports-exchange=" + TestBroker.unique("spring.sidecar.reports"),
+            "harbinger.reports-exchange=" + exchange("spring.sidecar.reports"),
             "harbinger.router.kind=sidecar",
             "harbinger.router.sidecar.address=127.0.0.1:" + port,
             "harbinger.router.sidecar.token=wrong");

@@ -36,12 +36,21 @@ class SpringTemplateIT {
 
   private final List<ConfigurableApplicationContext> contexts = new ArrayList<>();
   private final List<String> queues = new ArrayList<>();
+  private final List<String> exchanges = new ArrayList<>();
+
+  /** Returns a reports exchange of the test's own, deleted after it. */
+  private String exchange(String what) {
+    String e = TestBroker.unique(what);
+    exchanges.add(e);
+    return e;
+  }
 
   @AfterEach
   void tearDown(TestBroker broker) throws Exception {
     contexts.forEach(ConfigurableApplicationContext::close);
     try (Connection c = broker.newConnection("harbinger-it-cleanup")) {
       queues.forEach(q -> Quietly.deleteQueue(c, q));
+      exchanges.forEach(e -> Quietly.deleteExchange(c, e));
     }
   }
 
@@ -70,7 +79,7 @@ class SpringTemplateIT {
             broker,
             ProducerApp.class,
             "test.queue=" + q,
-            "harbinger.reports-exchange=" + TestBroker.unique("spring.template.reports"),
+            "harbinger.reports-exchange=" + exchange("spring.template.reports"),
             "harbinger.router.kind=none",
             "spring.rabbitmq.publisher-confirm-type=correlated",
             "spring.rabbitmq.publisher-returns=true");
