@@ -35,6 +35,12 @@ public final class PriorityQueues {
   /** The queue argument that gives a classic queue its priorities. */
   public static final String MAX_PRIORITY_ARGUMENT = "x-max-priority";
 
+  /**
+   * The largest consumer prefetch that leaves RabbitMQ something to reorder: a delivery already
+   * pushed to a consumer cannot be overtaken by shorter work (rabbitmq-facts section 1.1).
+   */
+  public static final int MAX_REORDERING_PREFETCH = 2;
+
   private PriorityQueues() {}
 
   /**
@@ -73,6 +79,70 @@ public final class PriorityQueues {
   public static AMQP.Queue.DeclareOk declare(
       Channel channel, String queue, int levels, Map<String, Object> arguments) throws IOException {
     Objects.requireNonNull(channel, "channel");
+    QueueType type = check(queue, levels, arguments);
+    String version = brokerVersion(channel);
+    String refusal = refusal(queue, type, version);
+    if (refusal != null) {
+      throw new PriorityQueueException(refusal, null);
+    }
+    try {
+      AMQP.Queue.DeclareOk ok =
+          channel.queueDeclare(queue, true, false, false, withPriorities(type, levels, arguments));
+      record(queue, type);
+      return ok;
+    } catch (IOException e) {
+      throw explain(queue, levels, e);
+    }
+  }
+
+  /**
+   * Returns the arguments a queue for a number of levels is declared with, by the rules of {@link
+   * #declare}, and records the queue's type for the wrapped channels and stampers of this process:
+   * for frameworks that declare queues themselves (such as Spring AMQP's {@code RabbitAdmin}).
+   *
+   * @param queue the queue name, non-empty
+   * @param levels the number of levels, in [2, 10]
+   * @param arguments further queue arguments, as for {@link #declare}
+   * @param brokerVersion the version the broker reports (such as {@code 4.0.5}), or null when
+   *     unknown: a quorum queue is then accepted, and gets priorities only on RabbitMQ 4
+   * @return a new map: the arguments plus {@code x-max-priority = levels - 1} for a classic queue,
+   *     unchanged for a quorum queue
+   * @throws IllegalArgumentException when an argument breaks the rules of {@link #declare}, or the
+   *     queue cannot have priorities (a quorum queue on RabbitMQ 3.x); the message names the fix
+   */
+  public static Map<String, Object> arguments(
+      String queue, int levels, Map<String, Object> arguments, String brokerVersion) {
+    QueueType type = check(queue, levels, arguments);
+    String refusal = refusal(queue, type, brokerVersion);
+    if (refusal != null) {
+      throw new IllegalArgumentException(refusal);
+    }
+    Map<String, Object> args = withPriorities(type, levels, arguments);
+    record(queue, type);
+    return args;
+  }
+
+  /**
+   * Records a queue that was declared without this class, by its declaration's arguments, so that
+   * publishes to it get the priorities its type understands and consumers of it are checked for
+   * prefetch.
+   *
+   * @param queue the queue's name; ignored when null or empty
+   * @param arguments the arguments it was declared with, or null
+   */
+  public static void declared(String queue, Map<String, Object> arguments) {
+    PrefetchGuard.SHARED.declared(
+        queue, arguments != null && arguments.get(MAX_PRIORITY_ARGUMENT) != null);
+    DeclaredQueues.SHARED.declared(queue, arguments);
+  }
+
+  private static void record(String queue, QueueType type) {
+    PrefetchGuard.SHARED.declared(queue, true);
+    DeclaredQueues.SHARED.declared(queue, type);
+  }
+
+  /** Checks the arguments of a declaration and returns the type they ask for. */
+  private static QueueType check(String queue, int levels, Map<String, Object> arguments) {
     Objects.requireNonNull(arguments, "arguments");
     if (queue == null || queue.isEmpty()) {
       throw new IllegalArgumentException("queue must be a non-empty name: '" + queue + "'");
@@ -94,30 +164,30 @@ public final class PriorityQueues {
                   + " (a quorum queue's priorities need no argument on RabbitMQ 4)"
               : MAX_PRIORITY_ARGUMENT + " is set from levels; remove it from the arguments");
     }
-    String version = brokerVersion(channel);
+    return type;
+  }
+
+  /** Returns why a queue of a type cannot have priorities on a broker version, or null. */
+  private static String refusal(String queue, QueueType type, String version) {
     if (type == QueueType.QUORUM && PriorityScheme.of(type, version) == PriorityScheme.NONE) {
-      throw new PriorityQueueException(
-          "queue '"
-              + queue
-              + "' cannot be a quorum queue with priorities: quorum queues have no message"
-              + " priorities on RabbitMQ "
-              + version
-              + " (only from 4.0). Fix: "
-              + quorumFix(queue),
-          null);
+      return "queue '"
+          + queue
+          + "' cannot be a quorum queue with priorities: quorum queues have no message"
+          + " priorities on RabbitMQ "
+          + version
+          + " (only from 4.0). Fix: "
+          + quorumFix(queue);
     }
+    return null;
+  }
+
+  private static Map<String, Object> withPriorities(
+      QueueType type, int levels, Map<String, Object> arguments) {
     Map<String, Object> args = new HashMap<>(arguments);
     if (type == QueueType.CLASSIC) {
       args.put(MAX_PRIORITY_ARGUMENT, levels - 1);
     }
-    try {
-      AMQP.Queue.DeclareOk ok = channel.queueDeclare(queue, true, false, false, args);
-      PrefetchGuard.SHARED.declared(queue, true);
-      DeclaredQueues.SHARED.declared(queue, type);
-      return ok;
-    } catch (IOException e) {
-      throw explain(queue, levels, e);
-    }
+    return args;
   }
 
   private static String brokerVersion(Channel channel) {

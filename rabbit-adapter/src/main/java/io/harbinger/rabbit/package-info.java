@@ -12,6 +12,11 @@
  * io.harbinger.rabbit.HarbingerHeaders} names what goes on the wire; {@link
  * io.harbinger.rabbit.AdapterStats} counts what happened.
  *
+ * <p>For framework integrations that own their channels (Spring AMQP), {@link
+ * io.harbinger.rabbit.MessageStamper} computes a message's {@link io.harbinger.rabbit.Stamp} and
+ * {@link io.harbinger.rabbit.DeliveryTimer} times and reports deliveries: the same code the wrapped
+ * channel runs.
+ *
  * <p>Everything in {@code io.harbinger.rabbit.internal} is implementation and may change without
  * notice.
  */

@@ -164,4 +164,32 @@ class PriorityQueuesTest {
 
     assertThatThrownBy(() -> PriorityQueues.declare(channel, "orders", 3)).isSameAs(other);
   }
+
+  @Test
+  void arguments_perQueueTypeAndVersion_followTheRulesOfDeclare() {
+    assertThat(PriorityQueues.arguments("a", 3, Map.of("x-message-ttl", 5), "3.10.8"))
+        .containsExactlyInAnyOrderEntriesOf(Map.of("x-message-ttl", 5, "x-max-priority", 2));
+    String quorum = "args-quorum-" + System.nanoTime();
+    assertThat(PriorityQueues.arguments(quorum, 3, Map.of("x-queue-type", "quorum"), "4.0.5"))
+        .containsExactlyInAnyOrderEntriesOf(Map.of("x-queue-type", "quorum"));
+    assertThat(DeclaredQueues.SHARED.type(quorum)).isEqualTo(QueueType.QUORUM);
+    assertThatThrownBy(
+            () -> PriorityQueues.arguments("b", 3, Map.of("x-queue-type", "quorum"), "3.10.8"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(
+            "queue 'b' cannot be a quorum queue with priorities: quorum queues have no message"
+                + " priorities on RabbitMQ 3.10.8")
+        .hasMessageContaining("'b.prio'");
+    assertThatThrownBy(() -> PriorityQueues.arguments("c", 1, Map.of(), "4.0.5"))
+        .hasMessage("levels must be in [2, 10]: 1");
+  }
+
+  @Test
+  void declared_elsewhere_recordsTheTypeFromTheArguments() {
+    String q = "declared-elsewhere-" + System.nanoTime();
+    PriorityQueues.declared(q, Map.of("x-queue-type", "quorum"));
+    assertThat(DeclaredQueues.SHARED.type(q)).isEqualTo(QueueType.QUORUM);
+    PriorityQueues.declared(q, Map.of("x-queue-type", "nonsense"));
+    assertThat(DeclaredQueues.SHARED.type(q)).isEqualTo(QueueType.QUORUM);
+  }
 }

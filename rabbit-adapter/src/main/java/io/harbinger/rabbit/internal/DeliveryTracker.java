@@ -11,6 +11,7 @@ import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.MessageStamper;
 import io.harbinger.rabbit.ReportSink;
 import java.time.Clock;
 import java.util.Iterator;
@@ -40,7 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Thread safety: every method may be called from any thread; acknowledgements from other threads
  * than the delivering one are supported. Nothing blocks; the report sink must not block.
  */
-final class DeliveryTracker {
+public final class DeliveryTracker {
 
   private static final int HANDLER_DONE = 1;
   private static final int SETTLED = 2;
@@ -53,6 +54,16 @@ final class DeliveryTracker {
   private final Ticker ticker;
   private final Requeues requeues;
   private final ConcurrentSkipListMap<Long, InFlight> unsettled = new ConcurrentSkipListMap<>();
+
+  /**
+   * Creates the tracker of one channel, sharing the process's record of requeued messages.
+   *
+   * @param options the job-type header, size hints, report sink, counters and clocks
+   * @return the tracker
+   */
+  public static DeliveryTracker create(ChannelOptions options) {
+    return new DeliveryTracker(options, Requeues.SHARED);
+  }
 
   DeliveryTracker(ChannelOptions options, Requeues requeues) {
     jobTypeHeader = options.jobTypeHeader();
@@ -74,13 +85,40 @@ final class DeliveryTracker {
    * @return the delivery's state, to pass to {@link #handlerDone}
    */
   InFlight begin(Envelope envelope, AMQP.BasicProperties props, int bodyLength, boolean autoAck) {
+    return begin(
+        envelope.getDeliveryTag(),
+        envelope.isRedeliver(),
+        props == null ? null : props.getUserId(),
+        props == null ? null : props.getHeaders(),
+        bodyLength,
+        autoAck);
+  }
+
+  /**
+   * Starts following a delivery, just before its handler runs, from the delivery's values.
+   *
+   * @param deliveryTag the delivery tag on this tracker's channel
+   * @param redelivered whether RabbitMQ marked the delivery redelivered
+   * @param userId the message's {@code user-id}, or null
+   * @param headers the message's headers, or null
+   * @param bodyLength its body length
+   * @param autoAck whether the delivery is settled when its handler returns
+   * @return the delivery's state, to pass to {@link #handlerDone}
+   */
+  public InFlight begin(
+      long deliveryTag,
+      boolean redelivered,
+      String userId,
+      Map<String, ?> headers,
+      int bodyLength,
+      boolean autoAck) {
     long startNanos = ticker.nanos();
-    InFlight f = new InFlight(envelope, props, bodyLength, startNanos);
-    if (envelope.isRedeliver() && !requeues.forget(f.identity())) {
+    InFlight f = new InFlight(redelivered, userId, headers, bodyLength, startNanos);
+    if (redelivered && !requeues.forget(f.identity())) {
       emit(f, Outcome.OUTCOME_CENSORED, 0);
     }
     if (!autoAck) {
-      unsettled.put(envelope.getDeliveryTag(), f);
+      unsettled.put(deliveryTag, f);
     } else {
       f.autoAck = true;
     }
@@ -93,7 +131,7 @@ final class DeliveryTracker {
    * @param f the state from {@link #begin}
    * @param succeeded whether the handler returned normally
    */
-  void handlerDone(InFlight f, boolean succeeded) {
+  public void handlerDone(InFlight f, boolean succeeded) {
     long now = ticker.nanos();
     f.handlerEndNanos = now;
     if (f.autoAck) {
@@ -116,7 +154,7 @@ final class DeliveryTracker {
    * @param outcome ack, nack or reject
    * @param requeue whether the message goes back to its queue
    */
-  void settle(long deliveryTag, boolean multiple, Outcome outcome, boolean requeue) {
+  public void settle(long deliveryTag, boolean multiple, Outcome outcome, boolean requeue) {
     long now = ticker.nanos();
     if (!multiple) {
       InFlight f = unsettled.remove(deliveryTag);
@@ -151,12 +189,16 @@ final class DeliveryTracker {
   }
 
   /** Forgets every unsettled delivery: their tags died with the channel. */
-  void clear() {
+  public void clear() {
     unsettled.clear();
   }
 
-  /** Returns the number of deliveries awaiting settlement; for tests. */
-  int unsettledCount() {
+  /**
+   * Returns the number of deliveries awaiting settlement.
+   *
+   * @return the count
+   */
+  public int unsettledCount() {
     return unsettled.size();
   }
 
@@ -182,7 +224,7 @@ final class DeliveryTracker {
             .setPublishedLevel(f.level)
             .setRedelivered(f.redelivered)
             .setPublishedAtMicros(Math.max(0, f.publishedAtMicros))
-            .setSettledAtMicros(PublishStamper.epochMicros(clock));
+            .setSettledAtMicros(MessageStamper.epochMicros(clock));
     if (sizeHints) {
       r.setSize(f.bodyLength);
     }
@@ -197,8 +239,8 @@ final class DeliveryTracker {
     }
   }
 
-  /** The state of one delivery between handler start and report. */
-  final class InFlight {
+  /** The state of one delivery between handler start and report; opaque outside this package. */
+  public final class InFlight {
     final String producer;
     final String jobType;
     final int bodyLength;
@@ -213,19 +255,18 @@ final class DeliveryTracker {
     volatile long settledNanos;
     volatile Outcome outcome;
 
-    InFlight(Envelope envelope, AMQP.BasicProperties props, int bodyLength, long startNanos) {
+    InFlight(
+        boolean redelivered, String user, Map<String, ?> headers, int bodyLength, long startNanos) {
       this.startNanos = startNanos;
       this.bodyLength = bodyLength;
-      this.redelivered = envelope.isRedeliver();
-      Map<String, Object> headers = props == null ? null : props.getHeaders();
-      String user = props == null ? null : props.getUserId();
+      this.redelivered = redelivered;
       producer = user == null ? "" : user;
       Object jt = headers == null ? null : headers.get(jobTypeHeader);
       jobType = jt instanceof String || jt instanceof LongString ? jt.toString() : "";
       publishedAtMicros = longHeader(headers, HarbingerHeaders.PUBLISHED_AT);
       waitMicros =
           publishedAtMicros > 0
-              ? Math.max(0, PublishStamper.epochMicros(clock) - publishedAtMicros)
+              ? Math.max(0, MessageStamper.epochMicros(clock) - publishedAtMicros)
               : -1;
       long lv = longHeader(headers, HarbingerHeaders.LEVEL);
       level = lv >= 0 && lv <= 255 ? (int) lv : -1;
@@ -237,7 +278,7 @@ final class DeliveryTracker {
     }
   }
 
-  private static long longHeader(Map<String, Object> headers, String name) {
+  private static long longHeader(Map<String, ?> headers, String name) {
     if (headers == null) {
       return -1;
     }

@@ -56,7 +56,7 @@ public class PredictiveChannel extends ForwardingChannel {
   public PredictiveChannel(Channel delegate, ChannelOptions options, PrefetchGuard prefetchGuard) {
     super(delegate);
     this.options = options;
-    this.stamper = new PublishStamper(options, brokerVersion(delegate), DeclaredQueues.SHARED);
+    this.stamper = new PublishStamper(options, brokerVersion(delegate));
     this.tracker = new DeliveryTracker(options, Requeues.SHARED);
     this.prefetchGuard = prefetchGuard;
     delegate.addShutdownListener(this::onShutdown);

@@ -1,5 +1,6 @@
 package io.harbinger.rabbit.internal;
 
+import io.harbinger.rabbit.PriorityQueues;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,7 +26,7 @@ public final class PrefetchGuard {
   /** The instance shared by every wrapped channel of the process. */
   public static final PrefetchGuard SHARED = new PrefetchGuard();
 
-  static final int MAX_GOOD_PREFETCH = 2;
+  static final int MAX_GOOD_PREFETCH = PriorityQueues.MAX_REORDERING_PREFETCH;
   private static final int MAX_TRACKED = 10_000;
   private static final Logger LOG = LoggerFactory.getLogger(PrefetchGuard.class);
 

@@ -1,6 +1,6 @@
 package io.harbinger.rabbit.internal;
 
-import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.Stamp;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Iterator;
@@ -9,8 +9,8 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * A read-only view of the caller's headers plus the three {@code x-harbinger-*} headers, which
- * replace any caller value of the same name.
+ * A read-only view of the caller's headers plus a {@link Stamp}'s headers, which replace any caller
+ * value of the same name.
  *
  * <p>Implementation notes. {@code AMQP.BasicProperties} copies the headers map it is given into a
  * {@code HashMap} of its own, so handing it this view instead of a merged copy saves one map per
@@ -21,52 +21,56 @@ import java.util.Set;
 final class StampedHeaders extends AbstractMap<String, Object> {
 
   private final Map<String, Object> caller;
-  private final Object publishedAt;
-  private final Object level;
-  private final Object mode;
+  private final Long publishedAtMicros;
+  private final Integer level;
+  private final String mode;
 
-  StampedHeaders(Map<String, Object> caller, Object publishedAt, Object level, Object mode) {
+  StampedHeaders(Map<String, Object> caller, Stamp stamp) {
+    this(caller, stamp.publishedAtMicros(), stamp.level(), stamp.mode());
+  }
+
+  StampedHeaders(Map<String, Object> caller, Long publishedAtMicros, Integer level, String mode) {
     this.caller = caller;
-    this.publishedAt = publishedAt;
+    this.publishedAtMicros = publishedAtMicros;
     this.level = level;
     this.mode = mode;
   }
 
-  private static boolean isOurs(Object name) {
-    return HarbingerHeaders.PUBLISHED_AT.equals(name)
-        || HarbingerHeaders.LEVEL.equals(name)
-        || HarbingerHeaders.MODE.equals(name);
+  private Object value(int index) {
+    return Stamp.headerValue(index, publishedAtMicros, level, mode);
+  }
+
+  private static int ours(Object name) {
+    return Stamp.HEADER_NAMES.indexOf(name);
   }
 
   @Override
   public int size() {
+    int own = Stamp.HEADER_NAMES.size();
     if (caller == null) {
-      return 3;
+      return own;
     }
-    int overlap =
-        (caller.containsKey(HarbingerHeaders.PUBLISHED_AT) ? 1 : 0)
-            + (caller.containsKey(HarbingerHeaders.LEVEL) ? 1 : 0)
-            + (caller.containsKey(HarbingerHeaders.MODE) ? 1 : 0);
-    return caller.size() + 3 - overlap;
+    int overlap = 0;
+    for (int i = 0; i < own; i++) {
+      if (caller.containsKey(Stamp.HEADER_NAMES.get(i))) {
+        overlap++;
+      }
+    }
+    return caller.size() + own - overlap;
   }
 
   @Override
   public Object get(Object name) {
-    if (HarbingerHeaders.PUBLISHED_AT.equals(name)) {
-      return publishedAt;
-    }
-    if (HarbingerHeaders.LEVEL.equals(name)) {
-      return level;
-    }
-    if (HarbingerHeaders.MODE.equals(name)) {
-      return mode;
+    int i = ours(name);
+    if (i >= 0) {
+      return value(i);
     }
     return caller == null ? null : caller.get(name);
   }
 
   @Override
   public boolean containsKey(Object name) {
-    return isOurs(name) || (caller != null && caller.containsKey(name));
+    return ours(name) >= 0 || (caller != null && caller.containsKey(name));
   }
 
   @Override
@@ -97,19 +101,15 @@ final class StampedHeaders extends AbstractMap<String, Object> {
       }
       while (callerEntries != null && callerEntries.hasNext()) {
         Entry<String, Object> e = callerEntries.next();
-        if (!isOurs(e.getKey())) {
+        if (ours(e.getKey()) < 0) {
           next = e;
           return true;
         }
       }
-      switch (own) {
-        case 0 -> next = new SimpleImmutableEntry<>(HarbingerHeaders.PUBLISHED_AT, publishedAt);
-        case 1 -> next = new SimpleImmutableEntry<>(HarbingerHeaders.LEVEL, level);
-        case 2 -> next = new SimpleImmutableEntry<>(HarbingerHeaders.MODE, mode);
-        default -> {
-          return false;
-        }
+      if (own >= Stamp.HEADER_NAMES.size()) {
+        return false;
       }
+      next = new SimpleImmutableEntry<>(Stamp.HEADER_NAMES.get(own), value(own));
       own++;
       return true;
     }

@@ -3,6 +3,7 @@ package io.harbinger.rabbit.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.Stamp;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ class StampedHeadersTest {
     Map<String, Object> caller = new HashMap<>();
     caller.put("x-job-type", "email");
     caller.put(HarbingerHeaders.LEVEL, 9);
-    StampedHeaders view = new StampedHeaders(caller, 42L, 0, "predictive");
+    StampedHeaders view = new StampedHeaders(caller, new Stamp(0, 2, "shop", 42L, "predictive"));
 
     Map<String, Object> copy = new HashMap<>(view);
 
@@ -36,7 +37,7 @@ class StampedHeadersTest {
 
   @Test
   void noCallerHeaders_givesTheThreeStamps() {
-    StampedHeaders view = new StampedHeaders(null, 1L, 2, "shadow");
+    StampedHeaders view = new StampedHeaders(null, new Stamp(2, null, "shop", 1L, "shadow"));
 
     assertThat(new HashMap<>(view)).hasSize(3).containsEntry(HarbingerHeaders.MODE, "shadow");
     assertThat(view.containsKey("x-job-type")).isFalse();

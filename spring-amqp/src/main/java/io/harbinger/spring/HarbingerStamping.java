@@ -1,0 +1,96 @@
+package io.harbinger.spring;
+
+import io.harbinger.rabbit.MessageStamper;
+import io.harbinger.rabbit.Stamp;
+import java.util.Map;
+import org.springframework.amqp.core.Correlation;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.MessagePostProcessor;
+import org.springframework.amqp.core.MessageProperties;
+import org.springframework.core.Ordered;
+
+/**
+ * A {@link MessagePostProcessor} that stamps every message a {@code RabbitTemplate} publishes as a
+ * wrapped channel does: the priority of its key's level on the addressed queue, the connection's
+ * user as {@code user-id}, and Harbinger's headers.
+ *
+ * <p>The auto-configuration adds it to the before-publish post-processors of every {@code
+ * RabbitTemplate} on Harbinger's connection factory, so it runs for {@code convertAndSend}, {@code
+ * send}, {@code invoke} and with publisher confirms and returns alike. It runs last ({@link
+ * Ordered#LOWEST_PRECEDENCE}), after the application's own post-processors have set the job type.
+ * The key is the connection's user and the job-type header; a message without a job type gets the
+ * producer-only key. The message's properties are changed in place, as Spring's post-processors do.
+ *
+ * <p>Thread-safe; one stamp is a local router lookup and a clock read (DESIGN.md: the publish path
+ * never blocks on Harbinger).
+ */
+public final class HarbingerStamping implements MessagePostProcessor, Ordered {
+
+  private final HarbingerRuntime runtime;
+
+  HarbingerStamping(HarbingerRuntime runtime) {
+    this.runtime = runtime;
+  }
+
+  /**
+   * Stamps a message whose exchange and routing key are unknown: the classic priority mapping.
+   *
+   * @param message the message
+   * @return the same message, stamped
+   */
+  @Override
+  public Message postProcessMessage(Message message) {
+    return postProcessMessage(message, null, "", "");
+  }
+
+  /**
+   * Stamps a message about to be published to an exchange with a routing key.
+   *
+   * @param message the message
+   * @param correlation the correlation data, unused
+   * @param exchange the exchange, empty for the default exchange
+   * @param routingKey the routing key, the queue on the default exchange
+   * @return the same message, stamped
+   */
+  @Override
+  public Message postProcessMessage(
+      Message message, Correlation correlation, String exchange, String routingKey) {
+    MessageStamper stamper = runtime.stamper();
+    MessageProperties props = message.getMessageProperties();
+    byte[] body = message.getBody();
+    stamper.stamp(
+        exchange,
+        routingKey,
+        props.getHeaders().get(stamper.jobTypeHeader()),
+        body == null ? 0 : body.length,
+        props.getPriority(),
+        props.getUserId(),
+        props,
+        HarbingerStamping::apply);
+    return message;
+  }
+
+  /** Applies a stamp's values to the message's properties, in place. */
+  private static MessageProperties apply(
+      MessageProperties props,
+      int level,
+      Integer priority,
+      String userId,
+      Long publishedAtMicros,
+      String mode) {
+    if (priority != null) {
+      props.setPriority(priority);
+    }
+    props.setUserId(userId);
+    Map<String, Object> headers = props.getHeaders();
+    for (int i = 0; i < Stamp.HEADER_NAMES.size(); i++) {
+      headers.put(Stamp.HEADER_NAMES.get(i), Stamp.headerValue(i, publishedAtMicros, level, mode));
+    }
+    return props;
+  }
+
+  @Override
+  public int getOrder() {
+    return Ordered.LOWEST_PRECEDENCE;
+  }
+}

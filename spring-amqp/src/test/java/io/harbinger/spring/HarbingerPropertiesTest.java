@@ -1,0 +1,111 @@
+package io.harbinger.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Invalid {@code harbinger.*} properties fail the application's start with Spring Boot's own
+ * binding report, naming the property and the rule; no broker is needed to get there.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class HarbingerPropertiesTest {
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class EmptyApp {}
+
+  private static ConfigurableApplicationContext start(String... properties) {
+    List<String> all = new ArrayList<>(List.of(properties));
+    all.add("spring.main.web-application-type=none");
+    all.add("spring.main.banner-mode=off");
+    all.add("spring.rabbitmq.port=1");
+    return new SpringApplicationBuilder(EmptyApp.class)
+        .properties(all.toArray(String[]::new))
+        .run();
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "harbinger.levels=12 | harbinger.levels | must be in [2, 10]",
+        "harbinger.levels=1 | harbinger.levels | must be in [2, 10]",
+        "harbinger.job-type-header= | harbinger.job-type-header | must be a non-empty header name",
+        "harbinger.reports-exchange= | harbinger.reports-exchange | must be a non-empty exchange name",
+        "harbinger.router.kind=sidecar | harbinger.router.sidecar.address | must be set (host:port)"
+            + " when router.kind=sidecar",
+        "harbinger.router.sidecar.stale-after=0s | harbinger.router.sidecar.stale-after | must be a"
+            + " positive duration",
+        "harbinger.router.sidecar.trust-certificates=/etc/hostname |"
+            + " harbinger.router.sidecar.trust-certificates | is only used with"
+            + " router.sidecar.tls=true",
+      })
+  void start_invalidProperty_failsNamingThePropertyAndTheRule(
+      String property, String name, String rule, CapturedOutput output) {
+    assertThatThrownBy(() -> start(property)).isNotNull();
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains("Property: " + name)
+        .contains("Reason: " + rule);
+  }
+
+  @Test
+  void start_badSidecarAddress_failsNamingTheFormat(CapturedOutput output) {
+    assertThatThrownBy(
+            () ->
+                start(
+                    "harbinger.router.kind=sidecar",
+                    "harbinger.router.sidecar.address=sidecar-without-port"))
+        .isNotNull();
+    assertThat(output.getOut() + output.getErr())
+        .contains("Property: harbinger.router.sidecar.address")
+        .contains("Value: \"sidecar-without-port\"")
+        .contains("Reason: must be host:port with a port in [1, 65535]");
+  }
+
+  @Test
+  void start_unknownMode_failsWithBootsConversionReport(CapturedOutput output) {
+    assertThatThrownBy(() -> start("harbinger.mode=fast")).isNotNull();
+    assertThat(output.getOut() + output.getErr())
+        .contains("Failed to bind properties under 'harbinger.mode'")
+        .contains("Value: \"fast\"");
+  }
+
+  @Test
+  void start_validProperties_bindsThemAndTheDefaults() {
+    try (ConfigurableApplicationContext context =
+        start("harbinger.levels=5", "harbinger.mode=shadow")) {
+      HarbingerProperties p = context.getBean(HarbingerProperties.class);
+      assertThat(p.levels()).isEqualTo(5);
+      assertThat(p.mode()).isEqualTo(HarbingerProperties.Mode.SHADOW);
+      assertThat(p.jobTypeHeader()).isEqualTo("x-job-type");
+      assertThat(p.reportsExchange()).isEqualTo("harbinger.reports");
+      assertThat(p.router().kind()).isEqualTo(HarbingerProperties.RouterKind.EMBEDDED);
+      assertThat(p.router().sidecar().staleAfter()).hasSeconds(60);
+      assertThat(context.getBean(HarbingerRuntime.class).options().shadow()).isTrue();
+    }
+  }
+
+  @Test
+  void isHostAndPort_acceptsHostColonPortOnly() {
+    assertThat(HarbingerProperties.isHostAndPort("sidecar:50051")).isTrue();
+    assertThat(HarbingerProperties.isHostAndPort("[::1]:50051")).isTrue();
+    assertThat(HarbingerProperties.isHostAndPort("sidecar")).isFalse();
+    assertThat(HarbingerProperties.isHostAndPort("sidecar:0")).isFalse();
+    assertThat(HarbingerProperties.isHostAndPort(":50051")).isFalse();
+    assertThat(HarbingerProperties.isHostAndPort("sidecar:x")).isFalse();
+  }
+}
