@@ -179,7 +179,9 @@ cmd_images() {
   build_local_image jre 21
   build_local_image rabbitmq 4.0
   build_local_image redis 8.0
-  docker run --rm --network none harbinger-local/jre:21 java -version 2>&1 | head -n 1 | sed 's/^/harbinger-local\/jre:21       /'
+  local java_version
+  java_version=$(docker run --rm --network none harbinger-local/jre:21 java -version 2>&1)
+  echo "harbinger-local/jre:21        ${java_version%%$'\n'*}"
   echo "harbinger-local/rabbitmq:4.0  RabbitMQ $(docker run --rm --network none --entrypoint dpkg-query harbinger-local/rabbitmq:4.0 -W -f '${Version}' rabbitmq-server)"
   echo "harbinger-local/redis:8.0     Redis $(docker run --rm --network none harbinger-local/redis:8.0 redis-server --version | grep -o 'v=[0-9.]*' | cut -c3-)"
 }

@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -89,12 +90,13 @@ final class ReportSubscriber implements AutoCloseable {
     factory.setAutomaticRecoveryEnabled(true);
     factory.setTopologyRecoveryEnabled(true);
     factory.setNetworkRecoveryInterval(1000);
-    factory.setClientProperties(
-        Map.of(
-            "connection_name",
-            "harbinger-sidecar " + config.replicaId(),
-            "product",
-            "harbinger-sidecar"));
+    // Added to the client's own properties, not in their place: those carry the capabilities
+    // (authentication_failure_close among them, without which a refused login is only a reset
+    // connection, and consumer_cancel_notify).
+    Map<String, Object> properties = new HashMap<>(factory.getClientProperties());
+    properties.put("connection_name", "harbinger-sidecar " + config.replicaId());
+    properties.put("product", "harbinger-sidecar");
+    factory.setClientProperties(properties);
     StartupRetry retry =
         new StartupRetry(config.rabbit().startupRetry(), Ticker.SYSTEM, Thread::sleep);
     try {

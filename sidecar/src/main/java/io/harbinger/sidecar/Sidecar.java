@@ -92,7 +92,21 @@ public final class Sidecar implements AutoCloseable {
           "metrics", config.metricsBindAddress(), config.metricsPort(), "metrics.port", e);
     }
     if (consumeReports) {
-      reports.start(config);
+      try {
+        reports.start(config);
+      } catch (IOException | TimeoutException | RuntimeException e) {
+        // Nothing was learned: stop what started without saving a snapshot over the restored one.
+        reports.close();
+        try {
+          server.shutdown();
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+        }
+        routeThread.shutdownNow();
+        snapshotThread.shutdownNow();
+        metrics.close();
+        throw e;
+      }
     }
     LOG.info(
         "sidecar {} serving gRPC on {} and metrics on {}; mode {}; snapshot {}",
