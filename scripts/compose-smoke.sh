@@ -18,7 +18,8 @@
 #
 # Bad input, checked after a good run (each must fail naming the service and the fix, and leave nothing running):
 # a wrong password (HARBINGER_RABBITMQ_PASSWORD differs from RABBITMQ_PASSWORD), a port already taken, an image
-# that is missing.
+# that is missing. Last, TestcontainersBrokerLocatorIT (test-support) runs on this daemon: the test extension
+# starting RabbitMQ 4 with Testcontainers when nothing answers at RABBITMQ4_URI.
 #
 # Settings (environment), with the defaults of deploy/compose.loopback.yaml:
 #   RABBITMQ_PORT 5682, RABBITMQ_DIST_PORT 25682, RABBITMQ_EPMD_PORT 4382, REDIS_PORT 6382,
@@ -257,5 +258,21 @@ kill "$holder" 2>/dev/null || true
 wait "$holder" 2>/dev/null || true
 expect_failure "missing image" sidecar "HARBINGER_TAG" HARBINGER_TAG=no-such-tag
 log "bad-input checks took $((SECONDS - t)) s"
+
+# ---- the test extension's Testcontainers path, for real, on this daemon: host networking and the local image, the
+# settings of a loopback-only machine (no Ryuk image, no bridge network to find the Docker host on)
+log "the Testcontainers path: TestcontainersBrokerLocatorIT on harbinger-local/rabbitmq:4.0, host network"
+t=$SECONDS
+HARBINGER_TESTCONTAINERS_REQUIRED=true HARBINGER_TESTCONTAINERS_NETWORK=host \
+  HARBINGER_TESTCONTAINERS_RABBITMQ4_IMAGE=harbinger-local/rabbitmq:4.0 \
+  TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
+  ./mvnw -B -pl test-support verify -Dspotless.check.skip=true -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dit.test=TestcontainersBrokerLocatorIT >/tmp/compose-smoke-testcontainers.log 2>&1 \
+  || { grep -E 'ERROR|FAIL|Tests run' /tmp/compose-smoke-testcontainers.log | head -n 30 >&2
+       fail "TestcontainersBrokerLocatorIT failed (log: /tmp/compose-smoke-testcontainers.log)"; }
+grep -E '^\[broker\]|Tests run:.*Fail' /tmp/compose-smoke-testcontainers.log | tail -n 2 | sed 's/^/[compose-smoke] /'
+left=$(docker ps -aq --filter label=org.testcontainers=true)
+[[ -z "$left" ]] || fail "the Testcontainers test left containers behind: $left"
+log "Testcontainers path passed in $((SECONDS - t)) s; no container left"
 
 log "passed in $((SECONDS - started)) s"
