@@ -14,6 +14,7 @@ import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
+import io.harbinger.testing.BrokerKind;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
@@ -258,5 +259,65 @@ class EndToEndIT {
         .atMost(Duration.ofSeconds(20))
         .until(() -> router.predictor().peek(shortKey()).predictedLevel() >= longLevel);
     assertThat(router.predictor().peek(shortKey()).predictedLevel()).isGreaterThan(before);
+  }
+
+  /** Drains a queue with basic.get, returning the job types in delivery order. */
+  private static List<String> drainTypes(Channel ch, String queue, int expected) throws Exception {
+    List<String> types = new ArrayList<>();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              com.rabbitmq.client.GetResponse r;
+              while ((r = ch.basicGet(queue, true)) != null) {
+                types.add(r.getProps().getHeaders().get("x-job-type").toString());
+              }
+              return types.size() >= expected;
+            });
+    return types;
+  }
+
+  /**
+   * On RabbitMQ 4.0 a quorum queue has two priorities, served two high for one normal: the keys
+   * learned shortest go high, so short jobs published behind a backlog of long ones take two of
+   * every three deliveries until they run out, where FIFO would deliver every long one first.
+   */
+  @EachBroker(BrokerKind.RABBITMQ_4)
+  void learnedLevels_quorumQueueOn4_shortJobsTakeTheHighTwoToOneShare(TestBroker broker)
+      throws Exception {
+    learn();
+    assertThat(router.predictor().peek(shortKey()).level())
+        .as("the short key's learned level")
+        .isZero();
+    assertThat(router.predictor().peek(longKey()).level()).isPositive();
+
+    String q = TestBroker.unique("quorum");
+    queues.add(q);
+    try (Channel ch = producerConnection.createChannel()) {
+      PriorityQueues.declare(ch, q, router.levels(), Map.of("x-queue-type", "quorum"));
+    }
+    Channel producer = PredictiveChannels.wrap(producerConnection.createChannel(), user, router);
+    closeables.add(producer);
+    int longs = 2 * PER_TYPE;
+    for (int i = 0; i < longs; i++) {
+      producer.basicPublish("", q, message(longType, System.nanoTime()), new byte[0]);
+    }
+    for (int i = 0; i < PER_TYPE; i++) {
+      producer.basicPublish("", q, message(shortType, System.nanoTime()), new byte[0]);
+    }
+
+    List<String> order;
+    try (Channel ch = producerConnection.createChannel()) {
+      order = drainTypes(ch, q, longs + PER_TYPE);
+    }
+    System.out.println("quorum queue on " + broker.label() + ": " + order);
+    // Two high for one normal while both have messages: the 10 short jobs in the first 15.
+    assertThat(order.subList(0, 3 * PER_TYPE / 2)).filteredOn(shortType::equals).hasSize(PER_TYPE);
+    for (int window = 0; window < PER_TYPE / 2; window++) {
+      assertThat(order.subList(3 * window, 3 * window + 3))
+          .as("deliveries %d to %d", 3 * window + 1, 3 * window + 3)
+          .filteredOn(shortType::equals)
+          .hasSize(2);
+    }
   }
 }

@@ -254,4 +254,37 @@ class PublishIT {
       assertThat(PriorityQueues.declare(ch, fresh, 3).getQueue()).isEqualTo(fresh);
     }
   }
+
+  /**
+   * Declaring a quorum queue through the helper: refused on 3.x with the alternatives, declared
+   * without {@code x-max-priority} on 4.x; re-declaring it with other arguments is explained.
+   */
+  @EachBroker
+  void priorityQueueHelper_quorumQueue_refusedOn3DeclaredOn4(TestBroker broker) throws Exception {
+    String q = TestBroker.unique("qq");
+    queues.add(q);
+    Map<String, Object> quorum = Map.of("x-queue-type", "quorum");
+    Channel ch1 = connection.createChannel();
+    if (broker.majorVersion() < 4) {
+      assertThatThrownBy(() -> PriorityQueues.declare(ch1, q, 3, quorum))
+          .isInstanceOf(PriorityQueues.PriorityQueueException.class)
+          .hasMessageContaining("quorum queues have no message priorities on RabbitMQ 3.")
+          .hasMessageContaining("classic priority queue")
+          .hasMessageContaining("one quorum queue per level");
+      assertThat(ch1.isOpen()).as("refused before anything was sent").isTrue();
+      return;
+    }
+    assertThat(PriorityQueues.declare(ch1, q, 3, quorum).getQueue()).isEqualTo(q);
+    assertThat(broker.rabbitmqctl("list_queues", "-q", "name", "type", "arguments"))
+        .containsPattern(java.util.regex.Pattern.quote(q) + "\\s+quorum")
+        .doesNotContain("x-max-priority");
+    Channel ch2 = connection.createChannel();
+    assertThatThrownBy(
+            () ->
+                PriorityQueues.declare(
+                    ch2, q, 3, Map.of("x-queue-type", "quorum", "x-delivery-limit", 3)))
+        .isInstanceOf(PriorityQueues.PriorityQueueException.class)
+        .hasMessageContaining("already exists with other arguments")
+        .hasMessageContaining("x-delivery-limit");
+  }
 }

@@ -10,10 +10,12 @@ import io.grpc.ManagedChannel;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
+import io.harbinger.broker.ArmDefinition;
+import io.harbinger.broker.Policy;
+import io.harbinger.broker.RunsOn;
 import io.harbinger.experiments.workload.Job;
 import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.Service;
-import io.harbinger.experiments.workload.StaticMap;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
@@ -49,8 +51,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The RabbitMQ arms: FIFO, static priority, and Harbinger predictive or shadow through the wrapped
- * channel.
+ * The RabbitMQ arms: the producer takes each message's level from the arm's {@link Policy}: none
+ * (FIFO), a static job-type map, the oracle tier, or Harbinger predictive, shadow or sidecar
+ * routing through the wrapped channel.
  *
  * <p>Implementation notes: rabbitmq-facts section 3.1 and rabbit-adapter/README.md. Each run
  * declares a fresh classic queue with a unique name (with {@code x-max-priority} for every arm but
@@ -71,52 +74,74 @@ import java.util.concurrent.atomic.AtomicInteger;
  * deployed one. Every arm with a router records the level each job type routes to at the end of the
  * run ({@code levels_at_end}).
  */
-final class RabbitArm implements Arm {
+final class RabbitArm implements BenchArm {
 
   /** The name of the arm that learns through a sidecar. */
   static final String SIDECAR_ARM = "rabbitmq-sidecar";
 
-  /** How the arm sets priorities. */
-  enum Kind {
-    /** A plain classic queue, no priorities. */
-    FIFO,
-    /** A priority queue and a fixed job-type map. */
-    STATIC,
-    /** A priority queue and Harbinger's learned levels. */
-    PREDICTIVE,
-    /** A priority queue, Harbinger learning and stamping but never setting the priority. */
-    SHADOW,
-    /**
-     * A priority queue and Harbinger's learned levels from a sidecar: the deployment of DESIGN.md,
-     * with the sidecar learning from the reports and pushing route tables over gRPC.
-     */
-    SIDECAR
-  }
-
   private final String name;
-  private final Kind kind;
+  private final Policy policy;
   private final int levels;
-  private final StaticMap map;
+  private final Map<String, Integer> map;
 
   /**
    * Creates an arm.
    *
    * @param name the arm name
-   * @param kind how priorities are set
-   * @param levels the levels, in [2, 10]; 3 for the static maps
-   * @param map the static map for {@link Kind#STATIC}, else null
+   * @param policy where the producer takes the level from: {@link Policy#FIFO} (a plain classic
+   *     queue), a static map, {@link Policy#ORACLE} (the job's planned-cost tertile), {@link
+   *     Policy#PREDICTIVE} (an embedded router), {@link Policy#SHADOW} (learning and stamping,
+   *     never setting the priority) or {@link Policy#SIDECAR} (a sidecar's route table: the
+   *     deployment of DESIGN.md)
+   * @param levels the levels, in [2, 10]; 3 for the static maps and the oracle
+   * @param map the job-type map of a static policy, else null
    */
-  RabbitArm(String name, Kind kind, int levels, StaticMap map) {
+  RabbitArm(String name, Policy policy, int levels, Map<String, Integer> map) {
     this.name = Objects.requireNonNull(name, "name");
-    this.kind = Objects.requireNonNull(kind, "kind");
-    if (levels < PredictorConfig.MIN_LEVELS || levels > PredictorConfig.MAX_LEVELS) {
-      throw new IllegalArgumentException("levels must be in [2, 10]: " + levels);
+    this.policy = Objects.requireNonNull(policy, "policy");
+    PredictorConfig.checkLevels(levels);
+    if (!RunsOn.RABBITMQ.supports(policy)) {
+      throw new IllegalArgumentException("policy " + policy.label() + " does not run on RabbitMQ");
     }
-    if ((kind == Kind.STATIC) != (map != null)) {
+    if (isStatic(policy) != (map != null)) {
       throw new IllegalArgumentException("a static map is needed for, and only for, static arms");
     }
     this.levels = levels;
-    this.map = map;
+    this.map = map == null ? null : Map.copyOf(map);
+  }
+
+  /**
+   * Creates the arm of a registry definition.
+   *
+   * @param arm an arm that runs on RabbitMQ
+   * @return the arm
+   */
+  static RabbitArm of(ArmDefinition arm) {
+    return new RabbitArm(
+        arm.name(),
+        arm.policy(),
+        arm.levels(),
+        isStatic(arm.policy()) ? arm.policy().staticMap() : null);
+  }
+
+  private static boolean isStatic(Policy policy) {
+    return policy == Policy.STATIC_TUNED || policy == Policy.STATIC_MISCONFIGURED;
+  }
+
+  /**
+   * Returns the level the producer sets itself, for the arms whose level does not come from
+   * Harbinger's routing.
+   *
+   * @param job the job
+   * @return the level in [0, levels), or -1 when the producer sets no priority
+   */
+  int fixedLevel(Job job) {
+    return switch (policy) {
+      case STATIC_TUNED, STATIC_MISCONFIGURED ->
+          map.getOrDefault(job.type().wireName(), levels / 2);
+      case ORACLE -> Math.min(job.oracleTier(), levels - 1);
+      default -> -1;
+    };
   }
 
   @Override
@@ -137,7 +162,7 @@ final class RabbitArm implements Arm {
     // A running sidecar learns from its own exchange, which outlives the run; otherwise the run has
     // an exchange of its own, deleted afterwards, so that no run inherits another's learning.
     Optional<String> externalSidecar =
-        kind == Kind.SIDECAR ? endpoints.sidecar() : Optional.empty();
+        policy == Policy.SIDECAR ? endpoints.sidecar() : Optional.empty();
     String exchange =
         externalSidecar.isPresent()
             ? endpoints.sidecarReportsExchange()
@@ -161,23 +186,23 @@ final class RabbitArm implements Arm {
           "broker",
           "rabbitmq " + session.producers.getServerProperties().getOrDefault("version", "unknown"));
       session.attributes.put("queue", queue);
-      session.attributes.put("levels", Integer.toString(kind == Kind.FIFO ? 1 : levels));
+      session.attributes.put("levels", Integer.toString(policy == Policy.FIFO ? 1 : levels));
       try (Channel admin = session.producers.createChannel()) {
-        if (kind == Kind.FIFO) {
-          admin.queueDeclare(queue, false, false, false, Map.of());
+        if (policy == Policy.FIFO) {
+          admin.queueDeclare(queue, true, false, false, Map.of());
         } else {
           PriorityQueues.declare(admin, queue, levels);
         }
       }
       session.declared = true;
-      if (kind == Kind.PREDICTIVE || kind == Kind.SHADOW) {
+      if (policy == Policy.PREDICTIVE || policy == Policy.SHADOW) {
         HistogramPredictor predictor =
             new HistogramPredictor(
                 PredictorConfig.builder().levels(levels).build(), Ticker.SYSTEM, Mode.PREDICTIVE);
         session.predictor = predictor;
         session.embedded = EmbeddedRouter.start(session.producers, predictor, exchange);
         session.router = session.embedded;
-      } else if (kind == Kind.SIDECAR) {
+      } else if (policy == Policy.SIDECAR) {
         String target;
         if (externalSidecar.isPresent()) {
           target = externalSidecar.get();
@@ -346,7 +371,10 @@ final class RabbitArm implements Arm {
               ? raw
               : PredictiveChannels.wrap(
                   raw,
-                  ChannelOptions.builder(user).router(router).shadow(kind == Kind.SHADOW).build());
+                  ChannelOptions.builder(user)
+                      .router(router)
+                      .shadow(policy == Policy.SHADOW)
+                      .build());
       synchronized (channels) {
         channels.add(channel);
       }
@@ -358,8 +386,9 @@ final class RabbitArm implements Arm {
           new AMQP.BasicProperties.Builder()
               .deliveryMode(1)
               .headers(Map.of(HarbingerHeaders.DEFAULT_JOB_TYPE, job.type().wireName()));
-      if (kind == Kind.STATIC) {
-        props.priority(levels - 1 - map.level(job.type()));
+      int level = fixedLevel(job);
+      if (level >= 0) {
+        props.priority(levels - 1 - level);
       }
       return props.build();
     }
