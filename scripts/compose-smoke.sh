@@ -24,7 +24,7 @@
 # Settings (environment), with the defaults of deploy/compose.loopback.yaml:
 #   RABBITMQ_PORT 5682, RABBITMQ_DIST_PORT 25682, RABBITMQ_EPMD_PORT 4382, REDIS_PORT 6382,
 #   SIDECAR_GRPC_PORT 50151, SIDECAR_METRICS_PORT 9564, BROKER_PORT 50161   the loopback ports of the services
-#   RABBITMQ_PASSWORD            the password RabbitMQ is given (default harbinger)
+#   RABBITMQ_PASSWORD            the password RabbitMQ is given (default smoke@pass/with%chars: @, / and %)
 #   HARBINGER_RABBITMQ_PASSWORD  the one the sidecar and the bench use (default RABBITMQ_PASSWORD)
 #   HARBINGER_TAG                the tag of the Harbinger images (default dev)
 #   SMOKE_BUILD                  yes (default) builds the Harbinger images, no uses them as they are
@@ -40,6 +40,8 @@ export RABBITMQ_EPMD_PORT="${RABBITMQ_EPMD_PORT:-4382}" REDIS_PORT="${REDIS_PORT
 export SIDECAR_GRPC_PORT="${SIDECAR_GRPC_PORT:-50151}" SIDECAR_METRICS_PORT="${SIDECAR_METRICS_PORT:-9564}"
 export BROKER_PORT="${BROKER_PORT:-50161}" HARBINGER_TAG="${HARBINGER_TAG:-dev}"
 export BENCH_PROFILE=smoke BENCH_ARMS=rabbitmq-fifo,rabbitmq-sidecar,redis-fifo,broker-predictive
+# A password with the characters that break an AMQP URI, so that the run shows they need no encoding.
+export RABBITMQ_PASSWORD="${RABBITMQ_PASSWORD:-smoke@pass/with%chars}"
 PROJECT="${SMOKE_PROJECT:-harbinger-smoke}"
 SERVICES=(rabbitmq redis sidecar broker)
 STACK_ONLY=false
