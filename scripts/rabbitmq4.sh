@@ -60,16 +60,8 @@ check_port() {
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-mirror() {
-  if [[ -n "${RABBITMQ4_MIRROR:-}" ]]; then
-    echo "$RABBITMQ4_MIRROR"
-    return
-  fi
-  local uri
-  uri=$(grep -h -E '^(URIs:|deb )' /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null \
-    | grep -v security | grep -o -E 'https?://[^ ]+/debian/?' | head -n 1 || true)
-  echo "${uri:-http://deb.debian.org/debian}"
-}
+# shellcheck source=lib/debian-mirror.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/debian-mirror.sh"
 
 root_intact() {
   [[ -f "$STAMP" && -x "$ROOT/usr/sbin/rabbitmq-server" && -x "$ROOT/usr/sbin/rabbitmqctl" ]]
@@ -89,7 +81,7 @@ build_root() {
   rm -rf "$tmp"
   mkdir -p "$(dirname "$ROOT")"
   local m
-  m=$(mirror)
+  m=$(debian_mirror "${RABBITMQ4_MIRROR:-}")
   log "building a Debian 13 root with rabbitmq-server in $ROOT from $m (about 70 s, once)"
   if ! debootstrap --variant=minbase --include=rabbitmq-server trixie "$tmp" "$m" >"$tmp.log" 2>&1; then
     tail -n 30 "$tmp.log" >&2

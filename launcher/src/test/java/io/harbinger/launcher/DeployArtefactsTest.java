@@ -29,22 +29,29 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
 import picocli.CommandLine;
 
 /**
- * Keeps the deployment artefacts honest: {@code deploy/Dockerfile}, {@code compose.yaml}, {@code
- * deploy/k8s/*.yaml} and the Prometheus scrape configs are checked against the code they deploy
- * (main classes, the sidecar's real config loader and its default ports). The Grafana dashboard is
- * checked against a running sidecar by {@code DeployDashboardIT} in the experiments.
+ * Keeps the deployment artefacts honest: the image modules of {@code images/}, {@code compose.yaml}
+ * and {@code deploy/compose.loopback.yaml}, {@code deploy/k8s/*.yaml} and the Prometheus scrape
+ * configs are checked against the code they deploy (main classes, the sidecar's real config loader
+ * and its default ports, the bench's variables). That the images build and the stack runs is
+ * checked by {@code scripts/compose-smoke.sh}. The Grafana dashboard is checked against a running
+ * sidecar by {@code DeployDashboardIT} in the experiments.
  */
 class DeployArtefactsTest {
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern COMPOSE_VARIABLE = Pattern.compile("\\$\\{(\\w+)(?::?-([^}]*))?}");
+  private static final Pattern COMPOSE_VARIABLE = Pattern.compile("\\$\\{(\\w+)(?::?-([^${}]*))?}");
 
   private static Path root;
   private static SidecarConfig defaults;
@@ -64,49 +71,59 @@ class DeployArtefactsTest {
   }
 
   @Test
-  void dockerfile_eachImage_runsTheLaunchersMainClassFromTheModuleItCopies() throws Exception {
-    Map<String, Stage> stages = dockerStages();
+  void images_eachImage_runsTheLaunchersMainClassFromTheModuleItHolds() throws Exception {
+    Map<String, Image> images = images();
     Map<String, String[]> launcher = launcherCommands();
-    assertThat(stages).containsKeys("sidecar", "broker", "bench");
-    for (Map.Entry<String, Stage> e : stages.entrySet()) {
-      Stage stage = e.getValue();
-      if (stage.mainClass == null) {
-        continue;
-      }
+    assertThat(images).containsOnlyKeys("sidecar", "broker", "bench");
+    for (Image image : images.values()) {
       assertThat(launcher)
-          .as("./harbinger has a command named like stage " + e.getKey())
-          .containsKey(e.getKey());
-      String[] command = launcher.get(e.getKey());
-      assertThat(stage.mainClass).as("main class of stage " + e.getKey()).isEqualTo(command[1]);
-      assertThat(stage.module).as("module copied into stage " + e.getKey()).isEqualTo(command[0]);
-      Method main = Class.forName(stage.mainClass).getMethod("main", String[].class);
+          .as("./harbinger has a command named like image " + image.name)
+          .containsKey(image.name);
+      String[] command = launcher.get(image.name);
+      assertThat(image.mainClass).as("main class of image " + image.name).isEqualTo(command[1]);
+      assertThat(image.modules)
+          .as("the Harbinger modules image " + image.name + " holds")
+          .containsExactly(command[0]);
+      Method main = Class.forName(image.mainClass).getMethod("main", String[].class);
       assertThat(Modifier.isStatic(main.getModifiers()) && Modifier.isPublic(main.getModifiers()))
-          .as(stage.mainClass + ".main is public static")
+          .as(image.mainClass + ".main is public static")
           .isTrue();
       Path source =
-          root.resolve(stage.module)
+          root.resolve(command[0])
               .resolve("src/main/java")
-              .resolve(stage.mainClass.replace('.', '/') + ".java");
-      assertThat(source).as("the source of " + stage.mainClass + " in " + stage.module).exists();
-      assertThat(stage.user).as("stage " + e.getKey() + " runs as uid 10001").startsWith("10001");
+              .resolve(image.mainClass.replace('.', '/') + ".java");
+      assertThat(source).as("the source of " + image.mainClass + " in " + command[0]).exists();
     }
-    assertThat(stages.get("sidecar").exposed)
+    Image common = images.get("sidecar");
+    assertThat(common.user).as("every image runs as uid 10001").isEqualTo("10001:10001");
+    assertThat(common.jvmFlags).contains("-XX:MaxRAMPercentage=${image.heap-percent}");
+    assertThat(images.get("sidecar").ports)
         .containsExactlyInAnyOrder(defaults.grpcPort(), defaults.metricsPort());
-    assertThat(stages.get("broker").module)
+    assertThat(images.get("broker").modules)
         .as("the broker image carries the broker module, not the experiments")
-        .isEqualTo("broker");
-    assertThat(stages.get("broker").exposed).containsExactly(brokerDefaultPort());
-    assertThat(stages.get("broker").cmd)
-        .containsSequence("--port", Integer.toString(brokerDefaultPort()));
-    assertThat(stages.get("broker").cmd).containsSequence("--bind", "0.0.0.0");
+        .containsExactly("broker");
+    assertThat(images.get("broker").ports).containsExactly(brokerDefaultPort());
+    assertThat(images.get("broker").args)
+        .containsSequence("--port", Integer.toString(brokerDefaultPort()))
+        .containsSequence("--bind", "0.0.0.0");
+    assertThat(images.get("bench").args).containsSequence("--out", "/results/quick");
+    assertThat(imagesProperty("image.base"))
+        .as("the published base is an official Temurin JRE of the release the code targets")
+        .matches("eclipse-temurin:21\\.\\d+\\.\\d+_\\d+-jre-\\w+");
+    assertThat(Files.readString(root.resolve("pom.xml")))
+        .as("the images are built in the images profile")
+        .contains("<id>images</id>")
+        .contains("<module>images</module>");
   }
 
   @Test
   void compose_sidecarEnvironment_isAcceptedByTheConfigLoaderAndMatchesItsPorts() throws Exception {
     JsonNode services = readYaml(root.resolve("compose.yaml")).get(0).path("services");
     assertThat(names(services)).contains("rabbitmq", "redis", "sidecar", "broker", "bench");
-    assertThat(services.path("rabbitmq").path("image").asText()).startsWith("rabbitmq:3.10");
-    assertThat(services.path("redis").path("image").asText()).startsWith("redis:7.0");
+    assertThat(resolve(services.path("rabbitmq").path("image").asText()))
+        .matches("rabbitmq:4\\.\\d+\\.\\d+-management");
+    assertThat(resolve(services.path("redis").path("image").asText()))
+        .matches("redis:([89]|7\\.[1-9])\\.\\d+(\\.\\d+)?");
 
     JsonNode sidecar = services.path("sidecar");
     Map<String, String> env = composeEnvironment(sidecar);
@@ -128,9 +145,12 @@ class DeployArtefactsTest {
     URI amqp = URI.create(benchEnv.get("RABBITMQ_URI"));
     assertThat(amqp.getHost()).isEqualTo("rabbitmq");
     assertThat(amqp.getPort()).isIn(containerPorts(rabbit));
-    assertThat(amqp.getUserInfo())
-        .isEqualTo(
-            rabbitEnv.get("RABBITMQ_DEFAULT_USER") + ":" + rabbitEnv.get("RABBITMQ_DEFAULT_PASS"));
+    assertThat(amqp.getUserInfo()).as("credentials go apart from the URI").isNull();
+    assertThat(benchEnv.get("RABBITMQ_USERNAME")).isEqualTo(rabbitEnv.get("RABBITMQ_DEFAULT_USER"));
+    assertThat(benchEnv.get("RABBITMQ_PASSWORD")).isEqualTo(rabbitEnv.get("RABBITMQ_DEFAULT_PASS"));
+    assertThat(benchEnv.get("HARBINGER_SIDECAR_ADDRESS"))
+        .as("the bench's sidecar arm watches the sidecar service")
+        .isEqualTo("sidecar:" + config.grpcPort());
     URI redis = URI.create(benchEnv.get("REDIS_URI"));
     assertThat(redis.getHost()).isEqualTo("redis");
     assertThat(redis.getPort()).isIn(containerPorts(services.path("redis")));
@@ -141,14 +161,41 @@ class DeployArtefactsTest {
     assertThat(containerPorts(broker)).containsExactly(brokerDefaultPort());
     assertThat(broker.path("healthcheck").path("test").toString())
         .contains("/dev/tcp/127.0.0.1/" + brokerDefaultPort());
+    assertThat(benchEnv.get("HARBINGER_BROKER_ADDRESS"))
+        .as("the bench's broker arm runs on the broker service")
+        .isEqualTo("broker:" + brokerDefaultPort());
+    List<String> benchCommand = texts(services.path("bench").path("command"));
+    String arms = benchCommand.get(benchCommand.indexOf("--arms") + 1);
+    assertThat(arms.split(","))
+        .contains("rabbitmq-fifo", "rabbitmq-sidecar")
+        .filteredOn(a -> a.startsWith("broker-"))
+        .as("one broker arm: the broker service runs one policy")
+        .containsExactly("broker-" + brokerCommand.get(brokerCommand.indexOf("--policy") + 1));
 
-    Set<String> stages = dockerStages().keySet();
+    Map<String, Image> images = images();
     for (String name : names(services)) {
       JsonNode service = services.path(name);
-      if (service.has("build")) {
-        assertThat(stages)
-            .as("Dockerfile target of " + name)
-            .contains(service.path("build").path("target").asText());
+      assertThat(service.has("build"))
+          .as(name + " is built by the build, not by compose")
+          .isFalse();
+      String image = resolve(service.path("image").asText());
+      if (!image.startsWith("harbinger/")) {
+        assertThat(image).as("the image of " + name + " is pinned").matches(".+:[^:]*\\d[^:]*");
+      } else {
+        String imageName = image.substring("harbinger/".length(), image.indexOf(':'));
+        assertThat(images).as("an image module builds " + image).containsKey(imageName);
+        assertThat(image).endsWith(":" + imagesProperty("image.tag"));
+      }
+      if (name.equals("bench")) {
+        assertThat(texts(service.path("profiles")))
+            .as("the bench is a job of its own profile")
+            .containsExactly("bench");
+        assertThat(service.path("restart").asText()).isEqualTo("no");
+      } else {
+        assertThat(service.path("restart").asText())
+            .as("restart policy of " + name)
+            .isEqualTo("unless-stopped");
+        assertThat(service.has("healthcheck")).as("healthcheck of " + name).isTrue();
       }
       for (String dependency : names(service.path("depends_on"))) {
         assertThat(services.has(dependency)).as(name + " depends on a service").isTrue();
@@ -167,6 +214,114 @@ class DeployArtefactsTest {
     assertThat(job.path("metrics_path").asText("/metrics")).isEqualTo("/metrics");
     assertThat(texts(job.path("static_configs").get(0).path("targets")))
         .containsExactly("sidecar:" + config.metricsPort());
+  }
+
+  @Test
+  void composeLoopback_everyService_isOnTheHostNetworkOnLoopbackPortsOfItsOwn() throws Exception {
+    JsonNode base = readYaml(root.resolve("compose.yaml")).get(0).path("services");
+    JsonNode over = readYaml(root.resolve("deploy/compose.loopback.yaml")).get(0).path("services");
+    Set<Integer> taken =
+        Set.of(
+            5672,
+            5674,
+            25672,
+            25674,
+            4369,
+            6379,
+            defaults.grpcPort(),
+            defaults.metricsPort(),
+            brokerDefaultPort());
+    for (String name : names(base)) {
+      if (texts(base.path(name).path("profiles")).contains("monitoring")) {
+        continue;
+      }
+      JsonNode service = over.path(name);
+      assertThat(service.path("network_mode").asText())
+          .as(name + " on the host network")
+          .isEqualTo("host");
+      if (base.path(name).has("ports")) {
+        assertThat(service.path("ports").isArray() && service.path("ports").isEmpty())
+            .as(name + " publishes nothing (ports: !reset [])")
+            .isTrue();
+      }
+    }
+    for (String name : List.of("rabbitmq", "redis")) {
+      assertThat(resolve(over.path(name).path("image").asText()))
+          .as("the local stand-in image of " + name)
+          .startsWith("harbinger-local/");
+    }
+
+    Map<String, String> rabbit = composeEnvironment(over.path("rabbitmq"));
+    assertThat(rabbit)
+        .containsEntry("RABBITMQ_NODE_IP_ADDRESS", "127.0.0.1")
+        .containsEntry("ERL_EPMD_ADDRESS", "127.0.0.1");
+    int amqp = Integer.parseInt(rabbit.get("RABBITMQ_NODE_PORT"));
+    int dist = Integer.parseInt(rabbit.get("RABBITMQ_DIST_PORT"));
+    int epmd = Integer.parseInt(rabbit.get("ERL_EPMD_PORT"));
+
+    Map<String, String> sidecarEnv = composeEnvironment(base.path("sidecar"));
+    sidecarEnv.putAll(composeEnvironment(over.path("sidecar")));
+    assertEnvironmentNamesAreSettings(sidecarEnv.keySet());
+    SidecarConfig sidecar = new ConfigLoader(sidecarEnv, new Properties()).load(Optional.empty());
+    assertThat(sidecar.grpcBindAddress()).contains("127.0.0.1");
+    assertThat(sidecar.metricsBindAddress()).contains("127.0.0.1");
+    assertThat(URI.create(sidecar.rabbit().uri()).getPort()).isEqualTo(amqp);
+    assertThat(resolve(over.path("sidecar").path("healthcheck").path("test").toString()))
+        .contains("/dev/tcp/127.0.0.1/" + sidecar.metricsPort());
+
+    List<String> redisCommand = texts(over.path("redis").path("command"));
+    assertThat(redisCommand).containsSequence("--bind", "127.0.0.1");
+    int redisPort = Integer.parseInt(redisCommand.get(redisCommand.indexOf("--port") + 1));
+    assertThat(texts(over.path("redis").path("healthcheck").path("test")))
+        .containsSequence("-p", Integer.toString(redisPort));
+
+    List<String> brokerCommand = texts(over.path("broker").path("command"));
+    assertThat(brokerCommand).containsSequence("--bind", "127.0.0.1");
+    int brokerPort = Integer.parseInt(brokerCommand.get(brokerCommand.indexOf("--port") + 1));
+    assertThat(resolve(over.path("broker").path("healthcheck").path("test").toString()))
+        .contains("/dev/tcp/127.0.0.1/" + brokerPort);
+
+    Map<String, String> bench = composeEnvironment(over.path("bench"));
+    assertThat(URI.create(bench.get("RABBITMQ_URI")).getPort()).isEqualTo(amqp);
+    assertThat(URI.create(bench.get("REDIS_URI")).getPort()).isEqualTo(redisPort);
+    assertThat(bench.get("HARBINGER_SIDECAR_ADDRESS")).isEqualTo("127.0.0.1:" + sidecar.grpcPort());
+    assertThat(bench.get("HARBINGER_BROKER_ADDRESS")).isEqualTo("127.0.0.1:" + brokerPort);
+
+    List<Integer> ports =
+        List.of(amqp, dist, epmd, redisPort, sidecar.grpcPort(), sidecar.metricsPort(), brokerPort);
+    assertThat(ports)
+        .as("ports of their own")
+        .doesNotHaveDuplicates()
+        .doesNotContainAnyElementsOf(taken);
+  }
+
+  @Test
+  void k8s_memoryLimit_leavesRoomBesideTheHeapAndTheDirectBuffers() throws Exception {
+    JsonNode container = k8s().sidecarContainer();
+    int limitMi = mebibytes(container.path("resources").path("limits").path("memory").asText());
+    int heapPercent = Integer.parseInt(imagesProperty("image.heap-percent"));
+    String toolOptions = "";
+    for (JsonNode e : container.path("env")) {
+      if (e.path("name").asText().equals("JAVA_TOOL_OPTIONS")) {
+        toolOptions = e.path("value").asText();
+      }
+    }
+    Matcher direct = Pattern.compile("-XX:MaxDirectMemorySize=(\\d+)m").matcher(toolOptions);
+    assertThat(direct.find()).as("the direct buffers are bounded: " + toolOptions).isTrue();
+    int heapMi = limitMi * heapPercent / 100;
+    int directMi = Integer.parseInt(direct.group(1));
+    assertThat(limitMi - heapMi - directMi)
+        .as(
+            "MiB of a %d Mi limit left to metaspace, code cache, threads and GC beside a %d Mi heap"
+                + " and %d Mi of direct buffers",
+            limitMi, heapMi, directMi)
+        .isGreaterThanOrEqualTo(128);
+  }
+
+  private static int mebibytes(String quantity) {
+    Matcher m = Pattern.compile("(\\d+)(Mi|Gi)").matcher(quantity);
+    assertThat(m.matches()).as("a memory quantity in Mi or Gi: " + quantity).isTrue();
+    return Integer.parseInt(m.group(1)) * (m.group(2).equals("Gi") ? 1024 : 1);
   }
 
   @Test
@@ -231,7 +386,7 @@ class DeployArtefactsTest {
     JsonNode security = pod.path("spec").path("securityContext");
     assertThat(security.path("runAsNonRoot").asBoolean()).isTrue();
     assertThat(security.path("runAsUser").asText())
-        .isEqualTo(dockerStages().get("sidecar").user.split(":")[0]);
+        .isEqualTo(images().get("sidecar").user.split(":")[0]);
 
     JsonNode labels = pod.path("metadata").path("labels");
     assertThat(k8s.services).hasSizeGreaterThanOrEqualTo(1);
@@ -304,16 +459,27 @@ class DeployArtefactsTest {
     return out;
   }
 
-  /** Resolves compose's ${NAME:-default} to its default, as compose does when NAME is unset. */
+  /**
+   * Resolves compose's ${NAME:-default} to its default, as compose does when NAME is unset, the
+   * innermost first: ${A:-${B:-b}} is b.
+   */
   private static String resolve(String value) {
-    Matcher m = COMPOSE_VARIABLE.matcher(value);
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      assertThat(m.group(2)).as("compose variable " + m.group(1) + " has a default").isNotNull();
-      m.appendReplacement(out, Matcher.quoteReplacement(m.group(2)));
+    String current = value;
+    while (true) {
+      Matcher m = COMPOSE_VARIABLE.matcher(current);
+      StringBuilder out = new StringBuilder();
+      boolean found = false;
+      while (m.find()) {
+        found = true;
+        assertThat(m.group(2)).as("compose variable " + m.group(1) + " has a default").isNotNull();
+        m.appendReplacement(out, Matcher.quoteReplacement(m.group(2)));
+      }
+      m.appendTail(out);
+      if (!found) {
+        return current;
+      }
+      current = out.toString();
     }
-    m.appendTail(out);
-    return out.toString();
   }
 
   private static Map<String, String> composeEnvironment(JsonNode service) {
@@ -348,48 +514,98 @@ class DeployArtefactsTest {
     return true;
   }
 
-  /** One stage of deploy/Dockerfile: the module it copies, its main class, ports, user and CMD. */
-  private static final class Stage {
-    String module;
+  /** One image module of images/: what Jib puts in the image and how it starts it. */
+  private static final class Image {
+    String name;
     String mainClass;
     String user;
-    final List<Integer> exposed = new ArrayList<>();
-    final List<String> cmd = new ArrayList<>();
+    final List<String> modules = new ArrayList<>();
+    final List<String> jvmFlags = new ArrayList<>();
+    final List<String> args = new ArrayList<>();
+    final List<Integer> ports = new ArrayList<>();
   }
 
-  private static Map<String, Stage> dockerStages() throws IOException {
-    Map<String, Stage> stages = new LinkedHashMap<>();
-    Stage current = null;
-    Pattern from = Pattern.compile("(?i)^FROM\\s+\\S+\\s+AS\\s+(\\S+)");
-    Pattern copy = Pattern.compile("^COPY --from=build /out/([\\w-]+)/ /app/lib/");
-    for (String line : Files.readAllLines(root.resolve("deploy/Dockerfile"))) {
-      Matcher m = from.matcher(line);
-      if (m.find()) {
-        current = new Stage();
-        stages.put(m.group(1), current);
-        continue;
+  /** The image modules listed in images/pom.xml, by image name. */
+  private static Map<String, Image> images() throws Exception {
+    Document parent = xml(root.resolve("images/pom.xml"));
+    Element common = jib(parent);
+    Map<String, Image> images = new LinkedHashMap<>();
+    for (String module : textsOf(parent.getDocumentElement(), "modules", "module")) {
+      Document pom = xml(root.resolve("images").resolve(module).resolve("pom.xml"));
+      Image image = new Image();
+      image.name = property(pom, "image.name");
+      image.mainClass = property(pom, "image.main-class");
+      image.user = textOf(child(common, "container"), "user");
+      image.jvmFlags.addAll(textsOf(child(common, "container"), "jvmFlags", "jvmFlag"));
+      Element own = child(jib(pom), "container");
+      for (String port : textsOf(own, "ports", "port")) {
+        image.ports.add(Integer.parseInt(port));
       }
-      if (current == null) {
-        continue;
-      }
-      Matcher c = copy.matcher(line);
-      if (c.find()) {
-        current.module = c.group(1);
-      } else if (line.startsWith("ENTRYPOINT ")) {
-        List<String> entry = texts(JSON.readTree(line.substring("ENTRYPOINT ".length())));
-        assertThat(entry).containsSequence("-cp", "/app/lib/*");
-        current.mainClass = entry.get(entry.size() - 1);
-      } else if (line.startsWith("CMD ")) {
-        current.cmd.addAll(texts(JSON.readTree(line.substring("CMD ".length()))));
-      } else if (line.startsWith("EXPOSE ")) {
-        for (String port : line.substring("EXPOSE ".length()).trim().split("\\s+")) {
-          current.exposed.add(Integer.parseInt(port));
+      image.args.addAll(textsOf(own, "args", "arg"));
+      for (Element dependency :
+          elements(child(pom.getDocumentElement(), "dependencies"), "dependency")) {
+        if (textOf(dependency, "groupId").equals("io.harbinger")) {
+          image.modules.add(textOf(dependency, "artifactId"));
         }
-      } else if (line.startsWith("USER ")) {
-        current.user = line.substring("USER ".length()).trim();
+      }
+      images.put(image.name, image);
+    }
+    return images;
+  }
+
+  /** A property of images/pom.xml, such as image.base. */
+  private static String imagesProperty(String name) throws Exception {
+    return property(xml(root.resolve("images/pom.xml")), name);
+  }
+
+  private static Document xml(Path file) throws Exception {
+    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+    factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+    return factory.newDocumentBuilder().parse(file.toFile());
+  }
+
+  private static String property(Document pom, String name) {
+    return textOf(child(pom.getDocumentElement(), "properties"), name);
+  }
+
+  /** The configuration of the Jib plugin in a pom's build (plugins or pluginManagement). */
+  private static Element jib(Document pom) {
+    NodeList plugins = pom.getElementsByTagName("plugin");
+    for (int i = 0; i < plugins.getLength(); i++) {
+      Element plugin = (Element) plugins.item(i);
+      if (textOf(plugin, "artifactId").equals("jib-maven-plugin")) {
+        return child(plugin, "configuration");
       }
     }
-    return stages;
+    throw new AssertionError("no jib-maven-plugin in " + pom.getDocumentURI());
+  }
+
+  private static Element child(Element parent, String name) {
+    List<Element> found = elements(parent, name);
+    assertThat(found).as("<" + name + "> in <" + parent.getTagName() + ">").hasSize(1);
+    return found.get(0);
+  }
+
+  private static List<Element> elements(Element parent, String name) {
+    List<Element> out = new ArrayList<>();
+    for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+      if (n instanceof Element e && e.getTagName().equals(name)) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  private static String textOf(Element parent, String name) {
+    return child(parent, name).getTextContent().strip();
+  }
+
+  private static List<String> textsOf(Element parent, String list, String item) {
+    List<String> out = new ArrayList<>();
+    for (Element l : elements(parent, list)) {
+      elements(l, item).forEach(e -> out.add(e.getTextContent().strip()));
+    }
+    return out;
   }
 
   /**

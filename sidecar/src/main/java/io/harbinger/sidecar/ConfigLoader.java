@@ -11,6 +11,8 @@ import io.harbinger.predictor.PredictorConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -188,7 +190,9 @@ public final class ConfigLoader {
     String username = r.text("rabbitmq.username");
     String exchange = r.text("rabbitmq.reports-exchange");
     Integer prefetch = r.integer("rabbitmq.prefetch", 1, 65_535);
+    Duration startupRetry = r.duration("rabbitmq.startup-retry", Duration.ZERO);
     Integer grpcPort = r.integer("grpc.port", 0, 65_535);
+    Optional<String> grpcBind = r.address("grpc.bind-address");
     Optional<Path> cert = r.path("grpc.tls-cert-chain", true);
     Optional<Path> key = r.path("grpc.tls-private-key", true);
     Optional<SidecarConfig.Tls> tls = Optional.empty();
@@ -200,6 +204,7 @@ public final class ConfigLoader {
     Optional<Path> tokenFile = r.path("grpc.token-file", true);
     tokenFile.filter(Files::isReadable).ifPresent(f -> readFirstLine(f, "grpc.token-file", r));
     Integer metricsPort = r.integer("metrics.port", -1, 65_535);
+    Optional<String> metricsBind = r.address("metrics.bind-address");
     Mode mode = r.mode("mode");
     String header = r.text("keys.job-type-header");
     if (header != null && (header.isEmpty() || header.startsWith("__"))) {
@@ -215,11 +220,13 @@ public final class ConfigLoader {
     }
     return new SidecarConfig(
         replicaId,
-        new SidecarConfig.Rabbit(uri, username, password, exchange, prefetch),
+        new SidecarConfig.Rabbit(uri, username, password, exchange, prefetch, startupRetry),
         grpcPort,
+        grpcBind,
         tls,
         tokenFile,
         metricsPort,
+        metricsBind,
         mode,
         header,
         predictor,
@@ -442,6 +449,23 @@ public final class ConfigLoader {
         problems.add(path + " must be off, shadow or predictive: " + raw);
         return null;
       }
+    }
+
+    /** An address to listen on: empty for every interface, else an IP address or a local name. */
+    Optional<String> address(String path) {
+      String raw = text(path);
+      if (raw == null || raw.isBlank()) {
+        return Optional.empty();
+      }
+      String a = raw.strip();
+      try {
+        InetAddress.getByName(a);
+      } catch (UnknownHostException e) {
+        problems.add(
+            path + " must be an IP address such as 127.0.0.1, a name of this host, or empty: " + a);
+        return Optional.empty();
+      }
+      return Optional.of(a);
     }
 
     Optional<Path> path(String path, boolean mustExist) {

@@ -7,6 +7,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.harbinger.predictor.Predictor;
+import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.rabbit.ReportIngestor;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -14,6 +15,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * <p>The queue {@code harbinger.reports.<replica-id>} is durable and bound to the fanout exchange,
  * so each replica sees every report and reports published while the sidecar restarts wait for it.
  * Deliveries are acknowledged after they are ingested (garbage included: it is counted and dropped,
- * never redelivered forever). The connection uses amqp-client's automatic recovery, which
- * redeclares the queue, binding and consumer after a network failure.
+ * never redelivered forever). The first connection is retried while RabbitMQ is not yet reachable
+ * ({@link StartupRetry}, {@code rabbitmq.startup-retry}); after it, amqp-client's automatic
+ * recovery redeclares the queue, binding and consumer after a network failure.
  *
  * <p>Assumptions and guarantees: one consumer thread delivers reports in order; {@link #close()}
  * waits for the delivery in progress.
@@ -87,13 +90,27 @@ final class ReportSubscriber implements AutoCloseable {
     factory.setAutomaticRecoveryEnabled(true);
     factory.setTopologyRecoveryEnabled(true);
     factory.setNetworkRecoveryInterval(1000);
-    factory.setClientProperties(
-        Map.of(
-            "connection_name",
-            "harbinger-sidecar " + config.replicaId(),
-            "product",
-            "harbinger-sidecar"));
-    connection = factory.newConnection(consumerThread, "harbinger-sidecar " + config.replicaId());
+    // Added to the client's own properties, not in their place: those carry the capabilities
+    // (authentication_failure_close among them, without which a refused login is only a reset
+    // connection, and consumer_cancel_notify).
+    Map<String, Object> properties = new HashMap<>(factory.getClientProperties());
+    properties.put("connection_name", "harbinger-sidecar " + config.replicaId());
+    properties.put("product", "harbinger-sidecar");
+    factory.setClientProperties(properties);
+    StartupRetry retry =
+        new StartupRetry(config.rabbit().startupRetry(), Ticker.SYSTEM, Thread::sleep);
+    try {
+      connection =
+          retry.connect(
+              () ->
+                  factory.newConnection(consumerThread, "harbinger-sidecar " + config.replicaId()),
+              config.rabbit().uri(),
+              config.rabbit().username());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(
+          "interrupted while waiting for RabbitMQ at " + config.rabbit().uri(), e);
+    }
     channel = connection.createChannel();
     String exchange = config.rabbit().reportsExchange();
     channel.exchangeDeclare(exchange, "fanout", true);

@@ -1,13 +1,14 @@
 package io.harbinger.sidecar;
 
-import io.grpc.Grpc;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerCredentials;
 import io.grpc.TlsServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Ticker;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.util.Optional;
@@ -71,10 +72,41 @@ public final class Sidecar implements AutoCloseable {
     server =
         new SidecarServer(
             grpc, new SidecarService(predictor, routes, routeThread, snapshots), token);
-    server.start();
-    metricsPort = config.metricsPort() < 0 ? -1 : metrics.serve(config.metricsPort());
+    try {
+      server.start();
+    } catch (IOException e) {
+      throw portTaken("gRPC", config.grpcBindAddress(), config.grpcPort(), "grpc.port", e);
+    }
+    try {
+      metricsPort =
+          config.metricsPort() < 0
+              ? -1
+              : metrics.serve(config.metricsBindAddress(), config.metricsPort());
+    } catch (IOException e) {
+      try {
+        server.shutdown();
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      throw portTaken(
+          "metrics", config.metricsBindAddress(), config.metricsPort(), "metrics.port", e);
+    }
     if (consumeReports) {
-      reports.start(config);
+      try {
+        reports.start(config);
+      } catch (IOException | TimeoutException | RuntimeException e) {
+        // Nothing was learned: stop what started without saving a snapshot over the restored one.
+        reports.close();
+        try {
+          server.shutdown();
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+        }
+        routeThread.shutdownNow();
+        snapshotThread.shutdownNow();
+        metrics.close();
+        throw e;
+      }
     }
     LOG.info(
         "sidecar {} serving gRPC on {} and metrics on {}; mode {}; snapshot {}",
@@ -105,7 +137,32 @@ public final class Sidecar implements AutoCloseable {
           TlsServerCredentials.create(
               config.tls().get().certChain().toFile(), config.tls().get().privateKey().toFile());
     }
-    return Grpc.newServerBuilderForPort(config.grpcPort(), credentials);
+    return NettyServerBuilder.forAddress(
+        socketAddress(config.grpcBindAddress(), config.grpcPort()), credentials);
+  }
+
+  /** The address to listen on: the given host, or every interface. */
+  static InetSocketAddress socketAddress(Optional<String> bindAddress, int port) {
+    return bindAddress.map(a -> new InetSocketAddress(a, port)).orElse(new InetSocketAddress(port));
+  }
+
+  private static IOException portTaken(
+      String what, Optional<String> bindAddress, int port, String setting, IOException e) {
+    return new IOException(
+        "the "
+            + what
+            + " port "
+            + bindAddress.orElse("*")
+            + ":"
+            + port
+            + " cannot be bound ("
+            + e.getMessage()
+            + "): free it, or set "
+            + setting
+            + " (HARBINGER_"
+            + setting.toUpperCase(java.util.Locale.ROOT).replace('.', '_')
+            + ")",
+        e);
   }
 
   /**

@@ -13,9 +13,12 @@ import java.util.Optional;
  * @param replicaId names this replica and its durable report queue
  * @param rabbit the broker connection
  * @param grpcPort the gRPC port; 0 picks a free one
+ * @param grpcBindAddress the address the gRPC server listens on, or empty for every interface
  * @param tls certificate chain and private key, or empty for plaintext
  * @param tokenFile a file holding the bearer token, or empty for no authentication
  * @param metricsPort the Prometheus port; 0 picks a free one, -1 disables
+ * @param metricsBindAddress the address the metrics endpoint listens on, or empty for every
+ *     interface
  * @param mode the initial routing mode
  * @param jobTypeHeader the header naming the job type
  * @param predictor the predictor's parameters
@@ -28,9 +31,11 @@ public record SidecarConfig(
     String replicaId,
     Rabbit rabbit,
     int grpcPort,
+    Optional<String> grpcBindAddress,
     Optional<Tls> tls,
     Optional<Path> tokenFile,
     int metricsPort,
+    Optional<String> metricsBindAddress,
     Mode mode,
     String jobTypeHeader,
     PredictorConfig predictor,
@@ -47,9 +52,15 @@ public record SidecarConfig(
    * @param password the password; never logged ({@link #toString()} hides it)
    * @param reportsExchange the fanout exchange of duration reports
    * @param prefetch unacknowledged report batches accepted at once
+   * @param startupRetry how long the first connection is retried at start; zero for one try
    */
   public record Rabbit(
-      String uri, String username, String password, String reportsExchange, int prefetch) {
+      String uri,
+      String username,
+      String password,
+      String reportsExchange,
+      int prefetch,
+      Duration startupRetry) {
     @Override
     public String toString() {
       return "Rabbit[uri="
@@ -60,6 +71,8 @@ public record SidecarConfig(
           + reportsExchange
           + ", prefetch="
           + prefetch
+          + ", startupRetry="
+          + startupRetry
           + "]";
     }
   }

@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
  * gracefully.
  *
  * <p>Exit codes: 0 after a clean shutdown, 1 when the sidecar cannot start (a port taken, RabbitMQ
- * unreachable), 2 for a bad command line or configuration (every problem is listed).
+ * unreachable for longer than {@code rabbitmq.startup-retry}, a refused login), 2 for a bad command
+ * line or configuration (every problem is listed). Each failure is one line that names the fix.
  */
 @Command(
     name = "sidecar",
@@ -50,18 +51,18 @@ public final class SidecarMain implements Callable<Integer> {
     Sidecar sidecar;
     try {
       sidecar = Sidecar.start(cfg);
-    } catch (java.io.IOException | java.util.concurrent.TimeoutException e) {
+    } catch (java.io.IOException e) {
+      // The messages name what failed and how to fix it (a port taken, RabbitMQ unreachable or
+      // refusing the login).
+      System.err.println("the sidecar could not start: " + e.getMessage());
+      return 1;
+    } catch (java.util.concurrent.TimeoutException e) {
       System.err.println(
-          "the sidecar could not start: "
-              + e.getMessage()
-              + System.lineSeparator()
-              + "is RabbitMQ running at "
+          "the sidecar could not start: RabbitMQ at "
               + cfg.rabbit().uri()
-              + " and are ports "
-              + cfg.grpcPort()
-              + " and "
-              + cfg.metricsPort()
-              + " free?");
+              + " did not answer in time ("
+              + e.getMessage()
+              + "): is it overloaded, or is rabbitmq.uri another service?");
       return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);

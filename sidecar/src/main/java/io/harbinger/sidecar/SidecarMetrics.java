@@ -10,7 +10,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
@@ -137,9 +136,12 @@ final class SidecarMetrics implements AutoCloseable {
     return registry.scrape();
   }
 
-  /** Serves {@code /metrics} on a port; 0 picks a free one. Returns the bound port. */
-  int serve(int port) throws IOException {
-    http = HttpServer.create(new InetSocketAddress(port), 0);
+  /**
+   * Serves {@code /metrics} on a port of an address (every interface when empty); port 0 picks a
+   * free one. Returns the bound port.
+   */
+  int serve(java.util.Optional<String> bindAddress, int port) throws IOException {
+    http = HttpServer.create(Sidecar.socketAddress(bindAddress, port), 0);
     http.createContext(
         "/metrics",
         exchange -> {

@@ -48,6 +48,40 @@ class ConfigLoaderTest {
     assertThat(c.rabbit().password()).isEqualTo("guest");
     assertThat(c.snapshotInterval()).isEqualTo(Duration.ofSeconds(60));
     assertThat(c.publishInterval()).isEqualTo(Duration.ofMillis(25));
+    assertThat(c.grpcBindAddress()).isEmpty();
+    assertThat(c.metricsBindAddress()).isEmpty();
+    assertThat(c.rabbit().startupRetry()).isEqualTo(Duration.ofSeconds(60));
+  }
+
+  @Test
+  void load_bindAddressesAndStartupRetry_fromTheEnvironment() throws Exception {
+    ConfigLoader loader =
+        new ConfigLoader(
+            Map.of(
+                "HARBINGER_GRPC_BIND_ADDRESS", "127.0.0.1",
+                "HARBINGER_METRICS_BIND_ADDRESS", "::1",
+                "HARBINGER_RABBITMQ_STARTUP_RETRY", "0s"),
+            new Properties());
+    SidecarConfig c = loader.load(Optional.empty());
+    assertThat(c.grpcBindAddress()).contains("127.0.0.1");
+    assertThat(c.metricsBindAddress()).contains("::1");
+    assertThat(c.rabbit().startupRetry()).isZero();
+  }
+
+  @Test
+  void load_badBindAddressOrRetry_namesTheSetting() throws IOException {
+    ConfigException e =
+        problemsOf(
+            plain,
+            """
+            grpc:
+              bind-address: no-such-host.invalid
+            rabbitmq:
+              startup-retry: forever
+            """);
+    assertThat(e.problems())
+        .anySatisfy(p -> assertThat(p).startsWith("grpc.bind-address must be an IP address"))
+        .anySatisfy(p -> assertThat(p).startsWith("rabbitmq.startup-retry must be a duration"));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.harbinger.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
@@ -18,6 +19,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,6 +80,35 @@ class SidecarIT {
         ch.basicPublish(exchange, "", new AMQP.BasicProperties(), body);
       }
     }
+  }
+
+  @EachBroker
+  void start_wrongPassword_failsAtOnceNamingThePasswordSetting() throws Exception {
+    Properties p = new Properties();
+    p.setProperty("harbinger.grpc.port", "0");
+    p.setProperty("harbinger.metrics.port", "-1");
+    p.setProperty("harbinger.snapshot.path", "");
+    p.setProperty("harbinger.rabbitmq.uri", broker.bareUri());
+    p.setProperty("harbinger.rabbitmq.username", factory.getUsername());
+    p.setProperty("harbinger.rabbitmq.reports-exchange", exchange);
+    SidecarConfig config =
+        new ConfigLoader(Map.of("HARBINGER_RABBITMQ_PASSWORD", "not-the-password"), p)
+            .load(Optional.empty());
+    assertThat(config.rabbit().startupRetry()).isEqualTo(Duration.ofSeconds(60));
+    long started = System.nanoTime();
+
+    assertThatThrownBy(
+            () ->
+                Sidecar.start(
+                    config,
+                    InProcessServerBuilder.forName(InProcessServerBuilder.generateName()),
+                    true))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessageContaining("refused the login of user '" + factory.getUsername() + "'")
+        .hasMessageContaining("HARBINGER_RABBITMQ_PASSWORD");
+    assertThat(Duration.ofNanos(System.nanoTime() - started))
+        .as("a refused login is not retried for rabbitmq.startup-retry")
+        .isLessThan(Duration.ofSeconds(30));
   }
 
   @EachBroker

@@ -1,10 +1,16 @@
 package io.harbinger.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -68,5 +74,64 @@ class SidecarMainTest {
           .contains("harbinger_keys_tracked 3.0")
           .contains("harbinger_reports_learned_total 120.0");
     }
+  }
+
+  @Test
+  void start_grpcPortTaken_failsNamingTheAddressAndTheSetting() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      SidecarConfig config =
+          SidecarTestSupport.config(
+              dir,
+              "grpc.bind-address",
+              "127.0.0.1",
+              "grpc.port",
+              Integer.toString(taken.getLocalPort()));
+      assertThatThrownBy(() -> Sidecar.start(config))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("the gRPC port 127.0.0.1:" + taken.getLocalPort())
+          .hasMessageContaining("set grpc.port (HARBINGER_GRPC_PORT)");
+    }
+  }
+
+  @Test
+  void start_loopbackBindAddresses_listenOnLoopbackOnly() throws Exception {
+    SidecarConfig config =
+        SidecarTestSupport.config(
+            dir,
+            "grpc.bind-address",
+            "127.0.0.1",
+            "metrics.bind-address",
+            "127.0.0.1",
+            "metrics.port",
+            "0",
+            "rabbitmq.startup-retry",
+            "0s");
+    try (Sidecar sidecar =
+        Sidecar.start(config, Sidecar.serverBuilder(config), /* consumeReports= */ false)) {
+      for (int port : new int[] {sidecar.grpcPort(), sidecar.metricsPort()}) {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+          assertThat(s.isConnected()).as("127.0.0.1:%d", port).isTrue();
+        }
+        InetAddress other = nonLoopbackAddress();
+        if (other != null) {
+          assertThatThrownBy(() -> new Socket(other, port).close())
+              .as("%s:%d", other, port)
+              .isInstanceOf(IOException.class);
+        }
+      }
+    }
+  }
+
+  /** An address of this host other than loopback, or null when it has none. */
+  private static InetAddress nonLoopbackAddress() throws IOException {
+    for (NetworkInterface nic :
+        java.util.Collections.list(NetworkInterface.getNetworkInterfaces())) {
+      for (InetAddress a : java.util.Collections.list(nic.getInetAddresses())) {
+        if (!a.isLoopbackAddress() && !a.isLinkLocalAddress() && nic.isUp()) {
+          return a;
+        }
+      }
+    }
+    return null;
   }
 }

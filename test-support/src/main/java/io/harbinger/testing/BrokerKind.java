@@ -10,7 +10,8 @@ package io.harbinger.testing;
  * ({@code rabbitmqctl} and its arguments) comes from {@code RABBITMQCTL} and {@code RABBITMQ4_CTL};
  * by default the 3.x node is the local {@code rabbitmqctl}'s and the 4.x node is reached through
  * {@code scripts/rabbitmq4.sh ctl}, which runs {@code rabbitmqctl} inside the Debian 13 root that
- * script provisions.
+ * script provisions. When nothing answers there and Docker does, {@link
+ * TestcontainersBrokerLocator} starts the broker in a container.
  */
 public enum BrokerKind {
   /** A RabbitMQ 3.x broker (3.10.8 on the project's machines). */
@@ -20,7 +21,8 @@ public enum BrokerKind {
       "RABBITMQ_URI",
       "amqp://guest:guest@127.0.0.1:5672/%2F",
       "RABBITMQCTL",
-      "start it with `rabbitmq-server -detached`"),
+      "start it with `rabbitmq-server -detached`, or start Docker and the tests run one in a"
+          + " container"),
   /** A RabbitMQ 4.x broker (4.0.5 on the project's machines). */
   RABBITMQ_4(
       "RabbitMQ 4.x",
@@ -28,8 +30,8 @@ public enum BrokerKind {
       "RABBITMQ4_URI",
       "amqp://guest:guest@127.0.0.1:5674/%2F",
       "RABBITMQ4_CTL",
-      "start one with `scripts/rabbitmq4.sh start` (or `docker run --network host rabbitmq:4.0`"
-          + " with RABBITMQ4_URI pointing at it)");
+      "start one with `scripts/rabbitmq4.sh start`, or start Docker and the tests run one in a"
+          + " container");
 
   private final String displayName;
   private final int majorVersion;

@@ -6,6 +6,9 @@
  * broker; take a {@link io.harbinger.testing.TestBroker} parameter to connect. Brokers come from
  * {@code RABBITMQ_URI} and {@code RABBITMQ4_URI} (loopback by default); under {@code CI=true} a
  * missing broker fails the run, elsewhere its tests are skipped with one line naming the variable
- * to set. Further ways to obtain a broker plug in as {@link io.harbinger.testing.BrokerLocator}s.
+ * to set. Further ways to obtain a broker plug in as {@link io.harbinger.testing.BrokerLocator}s:
+ * {@link io.harbinger.testing.TestcontainersBrokerLocator} starts RabbitMQ in a container where
+ * Docker runs and nothing answers at the URI, and {@link io.harbinger.testing.ContainerBroker} does
+ * the same for {@code ./harbinger demo}.
  */
 package io.harbinger.testing;

@@ -8,6 +8,7 @@ import com.rabbitmq.client.Connection;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Event;
@@ -19,11 +20,18 @@ import org.junit.platform.testkit.engine.Events;
  */
 class BrokerExtensionIT {
 
+  @BeforeEach
+  void noContainers() {
+    // These tests are about brokers that are missing: none may be started in a container instead.
+    System.setProperty(TestcontainersBrokerLocator.ENABLED, "off");
+  }
+
   @AfterEach
   void clearOverrides() {
     System.clearProperty("RABBITMQ4_URI");
     System.clearProperty("RABBITMQ_URI");
     System.clearProperty("CI");
+    System.clearProperty(TestcontainersBrokerLocator.ENABLED);
   }
 
   /** A test class run through the test kit, not by Failsafe (it is nested and not named *IT). */

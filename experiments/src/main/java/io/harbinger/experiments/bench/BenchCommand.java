@@ -126,6 +126,23 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Output directory (default: experiments/results/bench/<profile>-<date>).")
   private Path out;
 
+  @Option(
+      names = "--sidecar",
+      paramLabel = "HOST:PORT",
+      description =
+          "A running sidecar for the rabbitmq-sidecar arm to watch, instead of one started for each"
+              + " run (default: $HARBINGER_SIDECAR_ADDRESS).")
+  private String sidecar;
+
+  @Option(
+      names = "--broker",
+      paramLabel = "HOST:PORT",
+      description =
+          "A running Harbinger broker for the one broker arm of the run, instead of one started for"
+              + " each run; its policy is the one it was started with (default:"
+              + " $HARBINGER_BROKER_ADDRESS).")
+  private String broker;
+
   private final String[] args;
   private final Clock clock;
 
@@ -170,9 +187,14 @@ public final class BenchCommand implements Callable<Integer> {
       double rateScale,
       double timeScale,
       Duration drain,
-      Path out) {}
+      Path out,
+      Endpoints endpoints) {}
 
   Plan plan() {
+    return plan(Endpoints.fromEnvironment());
+  }
+
+  Plan plan(Endpoints environment) {
     Profile p = Profile.fromWireName(profile);
     List<String> armNames = arms == null ? p.arms() : List.copyOf(new LinkedHashSet<>(arms));
     if (armNames.isEmpty()) {
@@ -180,6 +202,17 @@ public final class BenchCommand implements Callable<Integer> {
     }
     for (String a : armNames) {
       BenchArms.byName(a);
+    }
+    Endpoints endpoints = environment.withExternal(sidecar, broker);
+    if (endpoints.broker().isPresent()) {
+      List<String> brokerArms =
+          armNames.stream().filter(a -> a.startsWith(BrokerArm.NAME_PREFIX)).toList();
+      if (brokerArms.size() > 1) {
+        throw new IllegalArgumentException(
+            "a running broker (--broker or HARBINGER_BROKER_ADDRESS) serves the one policy it was"
+                + " started with: run one broker arm with it, not "
+                + String.join(", ", brokerArms));
+      }
     }
     List<Long> seedList = seeds == null ? p.seeds() : List.copyOf(new LinkedHashSet<>(seeds));
     if (seedList.isEmpty()) {
@@ -215,7 +248,8 @@ public final class BenchCommand implements Callable<Integer> {
         check.rateScale(),
         check.timeScale(),
         Duration.ofMillis(Math.round(drainS * 1000)),
-        dir);
+        dir,
+        endpoints);
   }
 
   /**
@@ -258,7 +292,7 @@ public final class BenchCommand implements Callable<Integer> {
       err.flush();
       return CommandLine.ExitCode.USAGE;
     }
-    Endpoints endpoints = Endpoints.fromEnvironment();
+    Endpoints endpoints = plan.endpoints();
     BackendVersions versions;
     try {
       versions = probe(plan.arms(), endpoints);
@@ -392,20 +426,19 @@ public final class BenchCommand implements Callable<Integer> {
     String rabbitVersion = null;
     String redisVersion = null;
     if (rabbit) {
-      ConnectionFactory factory = new ConnectionFactory();
       try {
-        factory.setUri(endpoints.rabbitmq());
-        factory.setConnectionTimeout(3_000);
+        ConnectionFactory factory = endpoints.rabbitFactory();
         try (Connection c = factory.newConnection("harbinger-bench-probe")) {
           rabbitVersion = String.valueOf(c.getServerProperties().get("version"));
         }
       } catch (Exception e) {
         throw new BackendUnavailable(
             "RabbitMQ is not reachable at "
-                + endpoints.rabbitmq()
+                + Endpoints.redacted(endpoints.rabbitmq())
                 + " ("
                 + e
-                + "); start it with `rabbitmq-server -detached` or set RABBITMQ_URI");
+                + "); start it with `rabbitmq-server -detached` or set RABBITMQ_URI (and"
+                + " RABBITMQ_USERNAME, RABBITMQ_PASSWORD)");
       }
     }
     if (redis) {
@@ -419,6 +452,31 @@ public final class BenchCommand implements Callable<Integer> {
                 + e
                 + "); start it with `redis-server --daemonize yes --bind 127.0.0.1` or set"
                 + " REDIS_URI");
+      }
+    }
+    if (endpoints.sidecar().isPresent() && arms.contains(RabbitArm.SIDECAR_ARM)) {
+      String problem = RabbitArm.probeSidecar(endpoints.sidecar().get());
+      if (problem != null) {
+        throw new BackendUnavailable(
+            "the sidecar is not serving at "
+                + endpoints.sidecar().get()
+                + " ("
+                + problem
+                + "); start it (./harbinger sidecar, or the compose service sidecar) or unset"
+                + " --sidecar and HARBINGER_SIDECAR_ADDRESS to start one for each run");
+      }
+    }
+    if (endpoints.broker().isPresent()
+        && arms.stream().anyMatch(a -> a.startsWith(BrokerArm.NAME_PREFIX))) {
+      String problem = BrokerArm.probe(endpoints.broker().get());
+      if (problem != null) {
+        throw new BackendUnavailable(
+            "the Harbinger broker is not serving at "
+                + endpoints.broker().get()
+                + " ("
+                + problem
+                + "); start it (./harbinger broker, or the compose service broker) or unset"
+                + " --broker and HARBINGER_BROKER_ADDRESS to start one for each run");
       }
     }
     return new BackendVersions(rabbitVersion, redisVersion);
@@ -477,6 +535,22 @@ public final class BenchCommand implements Callable<Integer> {
     b.append('\n');
     b.append("redis: ").append(versions.redis() == null ? "(not used)" : versions.redis());
     b.append('\n');
+    b.append("sidecar: ")
+        .append(
+            plan.endpoints()
+                .sidecar()
+                .map(
+                    a ->
+                        "running at "
+                            + a
+                            + ", learning from "
+                            + plan.endpoints().sidecarReportsExchange())
+                .orElse("started for each run"))
+        .append('\n');
+    b.append("broker: ")
+        .append(
+            plan.endpoints().broker().map(a -> "running at " + a).orElse("started for each run"))
+        .append('\n');
     Files.createDirectories(plan.out());
     Files.writeString(plan.out().resolve("command.txt"), b.toString(), StandardCharsets.UTF_8);
   }

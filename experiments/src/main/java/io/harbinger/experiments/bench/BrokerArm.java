@@ -1,6 +1,8 @@
 package io.harbinger.experiments.bench;
 
 import com.google.protobuf.ByteString;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -19,6 +21,9 @@ import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
+import io.harbinger.proto.v1.BrokerGrpc;
+import io.harbinger.proto.v1.DlqEntry;
+import io.harbinger.proto.v1.InspectDlqRequest;
 import io.harbinger.scheduler.AgingMode;
 import io.harbinger.scheduler.SchedulerConfig;
 import io.harbinger.scheduler.Selection;
@@ -45,8 +50,16 @@ import java.util.concurrent.TimeUnit;
  * nacking with the handler's time; a nacked message is retried by the broker. Each service
  * registers its own {@link BrokerProducer}. Every message carries the job type, the size hint and
  * the oracle tier header (which only the oracle policy reads).
+ *
+ * <p>Given a running broker ({@link Endpoints#broker()}, as in compose), the arm uses that one
+ * instead, with the policy and aging it was started with, which the arm cannot see: the run records
+ * the address, and the broker's state (its predictor, its dead letters) carries over from run to
+ * run. Only the dead letters added during the run are counted.
  */
 final class BrokerArm implements BenchArm {
+
+  /** What every broker arm's name starts with. */
+  static final String NAME_PREFIX = "broker-";
 
   private static final Duration PULL_TIMEOUT = Duration.ofMillis(200);
   private static final int DLQ_PAGE = 100;
@@ -85,6 +98,24 @@ final class BrokerArm implements BenchArm {
 
   @Override
   public Session open(Endpoints endpoints, double timeScale, Worker worker) throws Exception {
+    if (endpoints.broker().isPresent()) {
+      String address = endpoints.broker().get();
+      ManagedChannel channel =
+          Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).build();
+      BrokerGrpc.BrokerBlockingStub admin = BrokerGrpc.newBlockingStub(channel);
+      long dlqBefore;
+      try {
+        dlqBefore = dlqSize(admin);
+      } catch (RuntimeException e) {
+        channel.shutdownNow();
+        throw e;
+      }
+      BrokerSession session = new BrokerSession(null, null, channel, null, admin, dlqBefore);
+      session.attributes.put(
+          "broker",
+          "harbinger-broker running at " + address + ", with the policy it was started with");
+      return startConsumers(session, worker);
+    }
     SchedulerConfig defaults = SchedulerConfig.defaults();
     SchedulerConfig scheduler =
         new SchedulerConfig(
@@ -115,7 +146,7 @@ final class BrokerArm implements BenchArm {
                 InetAddress.getLoopbackAddress().getHostAddress(), server.port())
             .usePlaintext()
             .build();
-    BrokerSession session = new BrokerSession(broker, server, channel, predictor);
+    BrokerSession session = new BrokerSession(broker, server, channel, predictor, null, 0);
     session.attributes.put(
         "broker",
         "harbinger-broker policy "
@@ -128,6 +159,11 @@ final class BrokerArm implements BenchArm {
     session.attributes.put("levels", Integer.toString(scheduler.levels()));
     session.attributes.put(
         "aging_threshold_ms", Long.toString(scheduler.agingThreshold().toMillis()));
+    return startConsumers(session, worker);
+  }
+
+  private static Session startConsumers(BrokerSession session, Worker worker) {
+    ManagedChannel channel = session.channel;
     try {
       for (int i = 0; i < BenchRunner.WORKERS; i++) {
         BrokerConsumer consumer = BrokerConsumer.register(channel);
@@ -156,6 +192,32 @@ final class BrokerArm implements BenchArm {
     }
   }
 
+  /**
+   * Checks that a Harbinger broker serves at an address: its dead-letter queue can be read.
+   *
+   * @param address {@code host:port}
+   * @return null when it serves, else what went wrong
+   */
+  static String probe(String address) {
+    ManagedChannel channel =
+        Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).build();
+    try {
+      dlqSize(BrokerGrpc.newBlockingStub(channel));
+      return null;
+    } catch (RuntimeException e) {
+      return e.getMessage();
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  private static long dlqSize(BrokerGrpc.BrokerBlockingStub admin) {
+    return admin
+        .withDeadlineAfter(5, TimeUnit.SECONDS)
+        .inspectDlq(InspectDlqRequest.newBuilder().setLimit(1).build())
+        .getTotalSize();
+  }
+
   private static Duration scale(Duration value, double timeScale) {
     return Duration.ofNanos(Math.max(1_000_000L, Math.round(value.toNanos() / timeScale)));
   }
@@ -166,21 +228,31 @@ final class BrokerArm implements BenchArm {
     private final BrokerServer server;
     private final ManagedChannel channel;
     private final HistogramPredictor predictor;
+    private final BrokerGrpc.BrokerBlockingStub external;
+    private final long dlqBefore;
     private final List<Thread> threads = new ArrayList<>();
     private final Map<String, String> attributes = new LinkedHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong consumerErrors =
         new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean running = true;
 
+    /**
+     * Creates the session of a broker started for the run (broker and server set, external null) or
+     * of a running one (external set, broker, server and predictor null).
+     */
     BrokerSession(
         MessageBroker broker,
         BrokerServer server,
         ManagedChannel channel,
-        HistogramPredictor predictor) {
+        HistogramPredictor predictor,
+        BrokerGrpc.BrokerBlockingStub external,
+        long dlqBefore) {
       this.broker = broker;
       this.server = server;
       this.channel = channel;
       this.predictor = predictor;
+      this.external = external;
+      this.dlqBefore = dlqBefore;
     }
 
     @Override
@@ -202,6 +274,23 @@ final class BrokerArm implements BenchArm {
     @Override
     public List<byte[]> deadLettered() {
       List<byte[]> out = new ArrayList<>();
+      if (external != null) {
+        while (true) {
+          List<DlqEntry> page =
+              external
+                  .withDeadlineAfter(5, TimeUnit.SECONDS)
+                  .inspectDlq(
+                      InspectDlqRequest.newBuilder()
+                          .setLimit(DLQ_PAGE)
+                          .setOffset((int) Math.min(Integer.MAX_VALUE, dlqBefore + out.size()))
+                          .build())
+                  .getEntriesList();
+          page.forEach(d -> out.add(d.getPayload().toByteArray()));
+          if (page.size() < DLQ_PAGE) {
+            return out;
+          }
+        }
+      }
       while (true) {
         List<DeadLetter> page = broker.inspectDlq(DLQ_PAGE, out.size()).entries();
         for (DeadLetter d : page) {
@@ -217,7 +306,9 @@ final class BrokerArm implements BenchArm {
     public Map<String, String> attributes() {
       Map<String, String> out = new LinkedHashMap<>(attributes);
       out.put("consumer_errors", Long.toString(consumerErrors.get()));
-      out.put("broker_stats", String.valueOf(broker.stats()));
+      if (broker != null) {
+        out.put("broker_stats", String.valueOf(broker.stats()));
+      }
       if (predictor != null) {
         out.put("predictor", String.valueOf(predictor.stats()));
       }
@@ -232,7 +323,9 @@ final class BrokerArm implements BenchArm {
       }
       channel.shutdownNow();
       RabbitArm.quietly(() -> channel.awaitTermination(3, TimeUnit.SECONDS));
-      server.close();
+      if (server != null) {
+        server.close();
+      }
     }
   }
 }

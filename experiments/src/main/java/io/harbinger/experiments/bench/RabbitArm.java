@@ -7,13 +7,19 @@ import com.rabbitmq.client.ConnectionFactory;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
 import io.harbinger.broker.ArmDefinition;
 import io.harbinger.broker.Policy;
 import io.harbinger.broker.RunsOn;
 import io.harbinger.experiments.workload.Job;
+import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.Service;
 import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Router;
 import io.harbinger.predictor.Ticker;
@@ -28,8 +34,7 @@ import io.harbinger.sidecar.ConfigLoader;
 import io.harbinger.sidecar.Sidecar;
 import io.harbinger.sidecar.SidecarConfig;
 import io.harbinger.sidecar.client.SidecarRouter;
-import java.net.URI;
-import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,9 +68,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * process for the run (free gRPC port, no metrics endpoint, no snapshot, its own report queue on
  * the run's exchange, deleted afterwards) and routes the producers through a {@link SidecarRouter}
  * watching it over a real gRPC connection on the loopback interface; the consumers report as in the
- * predictive arm.
+ * predictive arm. Given a running sidecar ({@link Endpoints#sidecar()}, as in compose), the sidecar
+ * arm watches that one instead and its consumers report to the exchange it learns from: that
+ * sidecar keeps what it learned across runs (the warm-up and earlier seeds teach it), like a
+ * deployed one. Every arm with a router records the level each job type routes to at the end of the
+ * run ({@code levels_at_end}).
  */
 final class RabbitArm implements BenchArm {
+
+  /** The name of the arm that learns through a sidecar. */
+  static final String SIDECAR_ARM = "rabbitmq-sidecar";
 
   private final String name;
   private final Policy policy;
@@ -144,12 +156,17 @@ final class RabbitArm implements BenchArm {
 
   @Override
   public Session open(Endpoints endpoints, double timeScale, Worker worker) throws Exception {
-    ConnectionFactory factory = new ConnectionFactory();
-    factory.setUri(endpoints.rabbitmq());
-    factory.setConnectionTimeout(3_000);
+    ConnectionFactory factory = endpoints.rabbitFactory();
     String unique = UUID.randomUUID().toString().substring(0, 8);
     String queue = "harbinger.bench." + name + "." + unique;
-    String exchange = "harbinger.bench.reports." + unique;
+    // A running sidecar learns from its own exchange, which outlives the run; otherwise the run has
+    // an exchange of its own, deleted afterwards, so that no run inherits another's learning.
+    Optional<String> externalSidecar =
+        policy == Policy.SIDECAR ? endpoints.sidecar() : Optional.empty();
+    String exchange =
+        externalSidecar.isPresent()
+            ? endpoints.sidecarReportsExchange()
+            : "harbinger.bench.reports." + unique;
     AtomicInteger threads = new AtomicInteger();
     ExecutorService consumerExecutor =
         Executors.newFixedThreadPool(
@@ -159,7 +176,8 @@ final class RabbitArm implements BenchArm {
               t.setDaemon(true);
               return t;
             });
-    RabbitSession session = new RabbitSession(queue, exchange, consumerExecutor);
+    RabbitSession session =
+        new RabbitSession(queue, exchange, externalSidecar.isEmpty(), consumerExecutor);
     try {
       session.consumers = factory.newConnection(consumerExecutor, "harbinger-bench-consumers");
       session.producers = factory.newConnection("harbinger-bench-producers");
@@ -185,13 +203,20 @@ final class RabbitArm implements BenchArm {
         session.embedded = EmbeddedRouter.start(session.producers, predictor, exchange);
         session.router = session.embedded;
       } else if (policy == Policy.SIDECAR) {
-        SidecarConfig config = sidecarConfig(endpoints, exchange, unique);
-        session.sidecarQueue = config.reportQueue();
-        session.sidecar = Sidecar.start(config);
+        String target;
+        if (externalSidecar.isPresent()) {
+          target = externalSidecar.get();
+          session.attributes.put(
+              "sidecar", "running at " + target + ", learning from exchange " + exchange);
+        } else {
+          SidecarConfig config = sidecarConfig(factory, exchange, unique);
+          session.sidecarQueue = config.reportQueue();
+          session.sidecar = Sidecar.start(config);
+          target = "127.0.0.1:" + session.sidecar.grpcPort();
+          session.attributes.put("sidecar", "started for the run");
+        }
         session.sidecarChannel =
-            Grpc.newChannelBuilder(
-                    "127.0.0.1:" + session.sidecar.grpcPort(), InsecureChannelCredentials.create())
-                .build();
+            Grpc.newChannelBuilder(target, InsecureChannelCredentials.create()).build();
         session.sidecarRouter =
             SidecarRouter.watch(session.sidecarChannel, levels, Duration.ofSeconds(30), null);
         session.router = session.sidecarRouter;
@@ -240,41 +265,80 @@ final class RabbitArm implements BenchArm {
   }
 
   /** The configuration of the run's sidecar: defaults but for ports, exchange and snapshot. */
-  private SidecarConfig sidecarConfig(Endpoints endpoints, String exchange, String unique)
+  private SidecarConfig sidecarConfig(ConnectionFactory factory, String exchange, String unique)
       throws ConfigException {
-    URI uri = endpoints.rabbitmq();
     Properties p = new Properties();
-    Map<String, String> env = new LinkedHashMap<>();
-    String userInfo = uri.getRawUserInfo();
-    String server = uri.toString();
-    if (userInfo != null) {
-      int colon = userInfo.indexOf(':');
-      String user = colon < 0 ? userInfo : userInfo.substring(0, colon);
-      p.setProperty("harbinger.rabbitmq.username", decode(user));
-      if (colon >= 0) {
-        env.put("HARBINGER_RABBITMQ_PASSWORD", decode(userInfo.substring(colon + 1)));
-      }
-      server = server.replace(userInfo + "@", "");
-    }
     p.setProperty("harbinger.replica-id", "bench-" + unique);
-    p.setProperty("harbinger.rabbitmq.uri", server);
+    p.setProperty(
+        "harbinger.rabbitmq.uri",
+        (factory.isSSL() ? "amqps" : "amqp")
+            + "://"
+            + factory.getHost()
+            + ":"
+            + factory.getPort()
+            + "/"
+            + URLEncoder.encode(factory.getVirtualHost(), StandardCharsets.UTF_8));
+    p.setProperty("harbinger.rabbitmq.username", factory.getUsername());
     p.setProperty("harbinger.rabbitmq.reports-exchange", exchange);
+    p.setProperty("harbinger.rabbitmq.startup-retry", "0s");
     p.setProperty("harbinger.grpc.port", "0");
+    p.setProperty("harbinger.grpc.bind-address", "127.0.0.1");
     p.setProperty("harbinger.metrics.port", "-1");
     p.setProperty("harbinger.snapshot.path", "");
     p.setProperty("harbinger.predictor.levels", Integer.toString(levels));
-    return new ConfigLoader(env, p).load(Optional.empty());
+    return new ConfigLoader(Map.of("HARBINGER_RABBITMQ_PASSWORD", factory.getPassword()), p)
+        .load(Optional.empty());
   }
 
-  /** Percent-decodes a URI part; unlike form encoding, a '+' in a URI stays a '+'. */
-  private static String decode(String s) {
-    return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+  /**
+   * Checks that a sidecar serves at an address: its gRPC health service answers SERVING.
+   *
+   * @param address {@code host:port}
+   * @return null when it serves, else what went wrong
+   */
+  static String probeSidecar(String address) {
+    ManagedChannel channel =
+        Grpc.newChannelBuilder(address, InsecureChannelCredentials.create()).build();
+    try {
+      HealthCheckResponse.ServingStatus status =
+          HealthGrpc.newBlockingStub(channel)
+              .withDeadlineAfter(5, TimeUnit.SECONDS)
+              .check(HealthCheckRequest.getDefaultInstance())
+              .getStatus();
+      return status == HealthCheckResponse.ServingStatus.SERVING
+          ? null
+          : "its health service says " + status;
+    } catch (RuntimeException e) {
+      return e.getMessage();
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+
+  /**
+   * Returns the level the router gives each job type of a producer, such as {@code
+   * reserve_inventory=0, export_report=2}, with the reason for a default level.
+   */
+  private static String levelsOf(Router router, String user) {
+    StringBuilder b = new StringBuilder();
+    for (JobType type : JobType.values()) {
+      Prediction p = router.route(Keys.of(user, type.wireName()));
+      if (b.length() > 0) {
+        b.append(", ");
+      }
+      b.append(type.wireName()).append('=').append(p.level());
+      if (!p.isPredicted()) {
+        b.append(" (").append(p.outcome().name().toLowerCase(java.util.Locale.ROOT)).append(')');
+      }
+    }
+    return b.toString();
   }
 
   /** A running RabbitMQ arm. */
   private final class RabbitSession implements Session {
     private final String queue;
     private final String exchange;
+    private final boolean ownsExchange;
     private final ExecutorService consumerExecutor;
     private final Map<String, String> attributes = new LinkedHashMap<>();
     private final List<Channel> channels = new ArrayList<>();
@@ -291,9 +355,11 @@ final class RabbitArm implements BenchArm {
     private SidecarRouter sidecarRouter;
     private ReportPublisher reports;
 
-    RabbitSession(String queue, String exchange, ExecutorService consumerExecutor) {
+    RabbitSession(
+        String queue, String exchange, boolean ownsExchange, ExecutorService consumerExecutor) {
       this.queue = queue;
       this.exchange = exchange;
+      this.ownsExchange = ownsExchange;
       this.consumerExecutor = consumerExecutor;
     }
 
@@ -341,6 +407,9 @@ final class RabbitArm implements BenchArm {
         out.put(
             "sidecar_unavailable_fallbacks", Long.toString(sidecarRouter.unavailableFallbacks()));
       }
+      if (router != null) {
+        out.put("levels_at_end", levelsOf(router, user));
+      }
       if (reports != null) {
         out.put("reports_sent", Long.toString(reports.sent()));
         out.put("reports_dropped", Long.toString(reports.dropped()));
@@ -384,7 +453,9 @@ final class RabbitArm implements BenchArm {
                 if (sidecarQueue != null) {
                   admin.queueDelete(sidecarQueue);
                 }
-                admin.exchangeDelete(exchange);
+                if (ownsExchange) {
+                  admin.exchangeDelete(exchange);
+                }
               }
             });
       }

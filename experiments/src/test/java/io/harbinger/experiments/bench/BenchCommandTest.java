@@ -115,6 +115,34 @@ class BenchCommandTest {
   }
 
   @Test
+  void execute_runningBrokerWithTwoBrokerArms_exitsTwoNamingThem() {
+    assertThat(
+            execute(
+                "--broker", "127.0.0.1:1", "--arms", "broker-fifo,broker-predictive,rabbitmq-fifo"))
+        .isEqualTo(2);
+    assertThat(err.toString())
+        .contains("serves the one policy it was started with")
+        .contains("broker-fifo, broker-predictive");
+  }
+
+  @Test
+  void probe_runningSidecarOrBrokerNotServing_saysHowToStartItOrWhatToUnset() {
+    Endpoints closed =
+        new Endpoints(
+                URI.create("amqp://guest:guest@127.0.0.1:1/%2F"), URI.create("redis://127.0.0.1:1"))
+            .withExternal("127.0.0.1:1", null);
+
+    assertThat(RabbitArm.probeSidecar("127.0.0.1:1")).as("nothing listens on port 1").isNotNull();
+    assertThatThrownBy(
+            () ->
+                BenchCommand.probe(
+                    List.of("broker-fifo"), closed.withExternal(null, "127.0.0.1:1")))
+        .isInstanceOf(BenchCommand.BackendUnavailable.class)
+        .hasMessageContaining("the Harbinger broker is not serving at 127.0.0.1:1")
+        .hasMessageContaining("HARBINGER_BROKER_ADDRESS");
+  }
+
+  @Test
   void probe_rabbitMqDown_saysHowToStartIt() {
     Endpoints closed =
         new Endpoints(
@@ -122,7 +150,7 @@ class BenchCommandTest {
 
     assertThatThrownBy(() -> BenchCommand.probe(List.of("rabbitmq-fifo"), closed))
         .isInstanceOf(BenchCommand.BackendUnavailable.class)
-        .hasMessageContaining("RabbitMQ is not reachable at amqp://guest:guest@127.0.0.1:1/%2F")
+        .hasMessageContaining("RabbitMQ is not reachable at amqp://guest:***@127.0.0.1:1/%2F")
         .hasMessageContaining("rabbitmq-server -detached");
   }
 

@@ -1,0 +1,225 @@
+package io.harbinger.testing;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.RabbitMQContainer;
+import org.testcontainers.utility.DockerImageName;
+
+/**
+ * Starts RabbitMQ in a container with Testcontainers when no broker answers at the configured URI
+ * and a Docker daemon is reachable; registered with {@link java.util.ServiceLoader}, so {@link
+ * BrokerExtension} asks it after the URI of {@link BrokerKind#uriVariable()}.
+ *
+ * <p>Settings (system properties over environment variables, as everywhere in the extension):
+ *
+ * <ul>
+ *   <li>{@code HARBINGER_TESTCONTAINERS}: {@code off} never starts a container.
+ *   <li>{@code HARBINGER_TESTCONTAINERS_RABBITMQ3_IMAGE}, {@code
+ *       HARBINGER_TESTCONTAINERS_RABBITMQ4_IMAGE}: the images, {@value #RABBITMQ_3_IMAGE} and
+ *       {@value #RABBITMQ_4_IMAGE} by default (any image compatible with the official one).
+ *   <li>{@code HARBINGER_TESTCONTAINERS_NETWORK}: {@code host} is for machines whose containers may
+ *       use only the host's loopback: the container shares the host's network, and the node listens
+ *       on 127.0.0.1 on free ports (AMQP, Erlang distribution and an epmd of its own) instead of a
+ *       port published by Docker. Elsewhere Testcontainers' own networking applies.
+ * </ul>
+ *
+ * <p>The container is found through Testcontainers (its Ryuk container removes it if the JVM dies;
+ * {@code TESTCONTAINERS_RYUK_DISABLED=true} where Ryuk's image cannot be had), and stopped by a
+ * shutdown hook when the JVM exits. The node is driven with {@code docker exec <container>
+ * rabbitmqctl} when the {@code docker} command is on the path. Instances are used by one thread.
+ */
+public final class TestcontainersBrokerLocator implements BrokerLocator {
+
+  /** The variable that turns the locator off ({@code off}). */
+  public static final String ENABLED = "HARBINGER_TESTCONTAINERS";
+
+  /** The variable that puts the container on the host's network ({@code host}). */
+  public static final String NETWORK = "HARBINGER_TESTCONTAINERS_NETWORK";
+
+  /** The RabbitMQ 3.x image started by default: the last 3.x series. */
+  public static final String RABBITMQ_3_IMAGE = "rabbitmq:3.13.7-management";
+
+  /** The RabbitMQ 4.x image started by default: the version the project tests on. */
+  public static final String RABBITMQ_4_IMAGE = "rabbitmq:4.0.5-management";
+
+  /** Whether a Docker daemon answers; Testcontainers' own check outside tests of this class. */
+  interface Docker {
+    /**
+     * Returns whether a daemon answers.
+     *
+     * @return true when containers can be started
+     */
+    boolean available();
+  }
+
+  private static final Docker TESTCONTAINERS =
+      () -> DockerClientFactory.instance().isDockerAvailable();
+
+  private final Docker docker;
+  private String lastFailure = "";
+
+  /** Creates the locator that {@link java.util.ServiceLoader} registers. */
+  public TestcontainersBrokerLocator() {
+    this(TESTCONTAINERS);
+  }
+
+  TestcontainersBrokerLocator(Docker docker) {
+    this.docker = docker;
+  }
+
+  /**
+   * Returns the variable naming the image of a kind.
+   *
+   * @param kind the kind
+   * @return {@code HARBINGER_TESTCONTAINERS_RABBITMQ3_IMAGE} or {@code ..._RABBITMQ4_IMAGE}
+   */
+  public static String imageVariable(BrokerKind kind) {
+    return "HARBINGER_TESTCONTAINERS_RABBITMQ" + kind.majorVersion() + "_IMAGE";
+  }
+
+  /**
+   * Returns the image started for a kind unless {@link #imageVariable} names another.
+   *
+   * @param kind the kind
+   * @return the official image of that major version
+   */
+  public static String defaultImage(BrokerKind kind) {
+    return switch (kind) {
+      case RABBITMQ_3 -> RABBITMQ_3_IMAGE;
+      case RABBITMQ_4 -> RABBITMQ_4_IMAGE;
+    };
+  }
+
+  @Override
+  public Optional<TestBroker> locate(BrokerKind kind, Environment environment) {
+    if (environment.get(ENABLED).map("off"::equalsIgnoreCase).orElse(false)) {
+      lastFailure = ENABLED + "=off, so none is started in a container";
+      return Optional.empty();
+    }
+    String image = environment.get(imageVariable(kind)).orElse(defaultImage(kind));
+    if (!dockerAvailable()) {
+      lastFailure =
+          "no Docker daemon answers either, so " + image + " was not started in a container";
+      return Optional.empty();
+    }
+    boolean hostNetwork = environment.get(NETWORK).map("host"::equalsIgnoreCase).orElse(false);
+    RabbitMQContainer container =
+        new RabbitMQContainer(DockerImageName.parse(image).asCompatibleSubstituteFor("rabbitmq"));
+    int hostPort = -1;
+    if (hostNetwork) {
+      try {
+        hostPort = freePort();
+        // Nothing is published on the host's network: Testcontainers must not wait for mappings.
+        container.setExposedPorts(List.of());
+        container.withNetworkMode("host").withEnv(loopbackNode(hostPort, freePort(), freePort()));
+      } catch (IOException e) {
+        lastFailure = "no free loopback port for a broker in a container: " + e.getMessage();
+        return Optional.empty();
+      }
+    }
+    try {
+      container.start();
+    } catch (RuntimeException e) {
+      container.stop();
+      lastFailure = "Docker answers, but " + image + " did not start: " + rootMessage(e);
+      return Optional.empty();
+    }
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(container::stop, "harbinger-broker-container-stop"));
+    String host = hostNetwork ? "127.0.0.1" : container.getHost();
+    int port = hostNetwork ? hostPort : container.getAmqpPort();
+    String uri =
+        "amqp://"
+            + container.getAdminUsername()
+            + ":"
+            + container.getAdminPassword()
+            + "@"
+            + host
+            + ":"
+            + port
+            + "/%2F";
+    // The same connection and version check as for a broker the environment names.
+    EnvironmentBrokerLocator check = new EnvironmentBrokerLocator();
+    Optional<TestBroker> reached =
+        check.locate(kind, Environment.of(Map.of(kind.uriVariable(), uri)));
+    if (reached.isEmpty()) {
+      container.stop();
+      lastFailure = "the broker started from " + image + " is not usable: " + check.lastFailure();
+      return Optional.empty();
+    }
+    lastFailure = "";
+    return Optional.of(new TestBroker(kind, uri, reached.get().version(), ctlCommand(container)));
+  }
+
+  @Override
+  public String lastFailure() {
+    return lastFailure;
+  }
+
+  private boolean dockerAvailable() {
+    try {
+      return docker.available();
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** The environment that puts a node on 127.0.0.1 with its own ports and epmd. */
+  private static Map<String, String> loopbackNode(int amqp, int dist, int epmd) {
+    return Map.of(
+        "RABBITMQ_NODENAME",
+        "harbinger-it-" + UUID.randomUUID().toString().substring(0, 8) + "@localhost",
+        "RABBITMQ_NODE_IP_ADDRESS",
+        "127.0.0.1",
+        "RABBITMQ_NODE_PORT",
+        Integer.toString(amqp),
+        "RABBITMQ_DIST_PORT",
+        Integer.toString(dist),
+        "ERL_EPMD_PORT",
+        Integer.toString(epmd),
+        "ERL_EPMD_ADDRESS",
+        "127.0.0.1",
+        "RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS",
+        "-kernel inet_dist_use_interface {127,0,0,1}");
+  }
+
+  private static List<String> ctlCommand(RabbitMQContainer container) {
+    return onPath("docker")
+        ? List.of("docker", "exec", container.getContainerId(), "rabbitmqctl")
+        : List.of();
+  }
+
+  private static boolean onPath(String command) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return false;
+    }
+    for (String dir : path.split(File.pathSeparator)) {
+      if (new File(dir, command).canExecute()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.toString() : root.getMessage();
+  }
+}

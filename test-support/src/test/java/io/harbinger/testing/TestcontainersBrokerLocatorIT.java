@@ -1,0 +1,97 @@
+package io.harbinger.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Events;
+import org.testcontainers.DockerClientFactory;
+
+/**
+ * The Testcontainers path for real: with nothing at the configured URI and a Docker daemon
+ * reachable, the extension starts RabbitMQ 4 in a container and the test runs on it.
+ *
+ * <p>Needs a Docker daemon. Without one the test is skipped, unless {@code
+ * HARBINGER_TESTCONTAINERS_REQUIRED=true} (scripts/compose-smoke.sh sets it, with the local image
+ * and host networking of a loopback-only machine), which makes a missing daemon a failure.
+ */
+class TestcontainersBrokerLocatorIT {
+
+  @BeforeEach
+  void dockerOrSkip() {
+    boolean required =
+        Environment.current()
+            .get("HARBINGER_TESTCONTAINERS_REQUIRED")
+            .map("true"::equalsIgnoreCase)
+            .orElse(false);
+    boolean docker;
+    try {
+      docker = DockerClientFactory.instance().isDockerAvailable();
+    } catch (RuntimeException e) {
+      // A daemon without a bridge network, and no TESTCONTAINERS_HOST_OVERRIDE: not usable here.
+      docker = false;
+    }
+    if (required) {
+      assertThat(docker).as("a Docker daemon (HARBINGER_TESTCONTAINERS_REQUIRED=true)").isTrue();
+    }
+    Assumptions.assumeTrue(
+        docker, "no Docker daemon answers; scripts/compose-smoke.sh runs this test with one");
+    // Nothing answers here, so the extension's built-in locator finds nothing.
+    System.setProperty("RABBITMQ4_URI", "amqp://guest:guest@127.0.0.1:1/%2F");
+    System.setProperty("CI", "true");
+  }
+
+  @AfterEach
+  void clearOverrides() {
+    System.clearProperty("RABBITMQ4_URI");
+    System.clearProperty("CI");
+  }
+
+  /** Run through the test kit, not by Failsafe (it is nested and not named *IT). */
+  static class OnFourOnly {
+    @EachBroker(BrokerKind.RABBITMQ_4)
+    void declaresAndListsAQueue(TestBroker broker) throws Exception {
+      String q = TestBroker.unique("container");
+      try (Connection c = broker.newConnection("harbinger-it-container");
+          Channel ch = c.createChannel()) {
+        ch.queueDeclare(q, true, false, false, Map.of());
+        assertThat(broker.rabbitmqctl("list_queues", "-q", "name")).contains(q);
+        ch.queueDelete(q);
+      }
+      assertThat(broker.majorVersion()).isEqualTo(4);
+      assertThat(broker.address()).doesNotEndWith(":1");
+    }
+  }
+
+  @Test
+  void eachBroker_nothingAtTheUriAndDockerUp_runsOnABrokerStartedInAContainer() {
+    Events events =
+        EngineTestKit.engine("junit-jupiter")
+            .selectors(selectClass(OnFourOnly.class))
+            .execute()
+            .testEvents();
+
+    events.failed().stream()
+        .forEach(
+            e ->
+                System.out.println(
+                    "failed: "
+                        + e.getPayload(org.junit.platform.engine.TestExecutionResult.class)
+                            .flatMap(org.junit.platform.engine.TestExecutionResult::getThrowable)
+                            .map(Throwable::toString)
+                            .orElse("")));
+    assertThat(events.failed().count()).isZero();
+    assertThat(events.succeeded().count()).isEqualTo(1);
+    String name =
+        events.succeeded().stream().findFirst().orElseThrow().getTestDescriptor().getDisplayName();
+    assertThat(name).startsWith("[RabbitMQ 4.").doesNotContain("127.0.0.1:1]");
+    System.out.println("[broker] the container broker: " + name);
+  }
+}

@@ -1,0 +1,73 @@
+package io.harbinger.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+class TestcontainersBrokerLocatorTest {
+
+  @Test
+  void serviceLoader_findsTheContainerLocator() {
+    List<String> locators =
+        ServiceLoader.load(BrokerLocator.class).stream().map(p -> p.type().getName()).toList();
+    assertThat(locators).contains(TestcontainersBrokerLocator.class.getName());
+  }
+
+  @Test
+  void locate_noDocker_saysSoAndNamesTheImageItWouldStart() {
+    TestcontainersBrokerLocator locator = new TestcontainersBrokerLocator(() -> false);
+    assertThat(locator.locate(BrokerKind.RABBITMQ_4, Environment.of(Map.of()))).isEmpty();
+    assertThat(locator.lastFailure())
+        .isEqualTo(
+            "no Docker daemon answers either, so rabbitmq:4.0.5-management was not started in a"
+                + " container");
+  }
+
+  @Test
+  void locate_dockerProbeThrows_countsAsNoDocker() {
+    TestcontainersBrokerLocator locator =
+        new TestcontainersBrokerLocator(
+            () -> {
+              throw new IllegalStateException("no socket");
+            });
+    assertThat(locator.locate(BrokerKind.RABBITMQ_3, Environment.of(Map.of()))).isEmpty();
+    assertThat(locator.lastFailure()).contains("rabbitmq:3.13.7-management");
+  }
+
+  @Test
+  void locate_turnedOff_neverAsksDocker() {
+    TestcontainersBrokerLocator locator =
+        new TestcontainersBrokerLocator(
+            () -> {
+              throw new AssertionError("Docker asked although the locator is off");
+            });
+    assertThat(
+            locator.locate(
+                BrokerKind.RABBITMQ_4,
+                Environment.of(Map.of(TestcontainersBrokerLocator.ENABLED, "off"))))
+        .isEmpty();
+    assertThat(locator.lastFailure()).contains("HARBINGER_TESTCONTAINERS=off");
+  }
+
+  @Test
+  void extension_noBrokerAndNoDocker_oneLineNamesTheVariableAndWhatToStart() {
+    BrokerExtension.Brokers brokers =
+        new BrokerExtension.Brokers(
+            Environment.of(
+                Map.of(
+                    "RABBITMQ4_URI",
+                    "amqp://guest:secret@127.0.0.1:1/%2F",
+                    TestcontainersBrokerLocator.ENABLED,
+                    "off")));
+    String message = brokers.find(BrokerKind.RABBITMQ_4).missing();
+    assertThat(message)
+        .doesNotContain("\n")
+        .doesNotContain("secret")
+        .contains("Set RABBITMQ4_URI")
+        .contains("scripts/rabbitmq4.sh start")
+        .contains("or start Docker");
+  }
+}
