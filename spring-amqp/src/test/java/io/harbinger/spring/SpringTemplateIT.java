@@ -130,9 +130,10 @@ class SpringTemplateIT {
                 return got.size() == 3;
               });
     }
+    // The three went out on different channels (invoke has its own), so their order is not defined.
     assertThat(got)
         .extracting(r -> r.getProps().getMessageId())
-        .containsExactly("converted", "sent", "invoked");
+        .containsExactlyInAnyOrder("converted", "sent", "invoked");
     assertThat(got)
         .allSatisfy(
             r -> {
