@@ -81,7 +81,7 @@ public final class LevelsReplay implements Callable<Integer> {
           "fifo, oracle, oracle-5, naive, naive-5, predictive, or predictive:NAME=VALUE:... with"
               + " PredictorConfig overrides (levels, maxSpreadRatio, minObservations, tierHysteresis,"
               + " boundaryHysteresis, pooledDecay, boundaryMinObservations, boundaryRefreshEvery,"
-              + " estimateQuantile).")
+              + " estimateQuantile, demoteUntrusted).")
   List<String> arms;
 
   @Option(names = "--arrival-seconds", defaultValue = "300", description = "Arrival window.")
@@ -285,6 +285,7 @@ public final class LevelsReplay implements Callable<Integer> {
       case "boundaryMinObservations" -> b.boundaryMinObservations(Integer.parseInt(value));
       case "boundaryRefreshEvery" -> b.boundaryRefreshEvery(Integer.parseInt(value));
       case "estimateQuantile" -> b.estimateQuantile(Double.parseDouble(value));
+      case "demoteUntrusted" -> b.demoteUntrusted(Boolean.parseBoolean(value));
       default -> throw new IllegalArgumentException("unknown override: " + name);
     }
   }

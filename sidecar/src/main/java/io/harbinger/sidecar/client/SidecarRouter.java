@@ -135,13 +135,14 @@ public final class SidecarRouter implements Router, AutoCloseable {
       return Prediction.fallback(
           t.defaultLevel, key == null ? Outcome.INVALID_KEY : Outcome.COLD, t.mode);
     }
-    if (e.getVerdict() != Verdict.VERDICT_PREDICTED
-        || e.getLevel() < 0
-        || e.getLevel() >= t.levels) {
+    if (e.getLevel() < 0 || e.getLevel() >= t.levels) {
       return Prediction.fallback(t.defaultLevel, outcomeOf(e.getVerdict()), t.mode);
     }
+    // The sidecar's level stands whatever the verdict: an untrusted key may sit below the default.
+    boolean predicted = e.getVerdict() == Verdict.VERDICT_PREDICTED;
     int routed = t.mode == Mode.PREDICTIVE ? e.getLevel() : t.defaultLevel;
-    return new Prediction(routed, e.getLevel(), Outcome.PREDICTED, e.getEstimateNanos(), t.mode);
+    double estimate = predicted || e.getEstimateNanos() > 0 ? e.getEstimateNanos() : Double.NaN;
+    return new Prediction(routed, e.getLevel(), outcomeOf(e.getVerdict()), estimate, t.mode);
   }
 
   @Override
