@@ -82,6 +82,7 @@ public final class Gate {
       Criterion criterion, Observations observations, Bootstrap bootstrap) {
     return switch (criterion) {
       case Criterion.NoLostWork c -> noLostWork(c, observations);
+      case Criterion.GapToReference c -> gap(c, observations, bootstrap);
       case Criterion.Paired c -> paired(c, observations, bootstrap);
     };
   }
@@ -111,6 +112,93 @@ public final class Gate {
           "all " + runs + " runs have " + String.join(", ", c.zeroMetrics()) + " = 0");
     }
     return new Verdict(c, Status.FAIL, null, null, "work lost: " + String.join("; ", problems));
+  }
+
+  private static Verdict gap(
+      Criterion.GapToReference c, Observations observations, Bootstrap bootstrap) {
+    Map<String, Double> base = observations.values(c.baseline(), c.metric());
+    PairedValues arm =
+        Pairing.pair(
+            observations.values(c.arm(), c.metric()), base, PairedStatistic.RELATIVE_DELTA);
+    PairedValues ref =
+        Pairing.pair(
+            observations.values(c.reference(), c.metric()), base, PairedStatistic.RELATIVE_DELTA);
+    String why =
+        !arm.evaluable()
+            ? c.arm() + ": " + arm.unevaluableReason()
+            : !ref.evaluable() ? c.reference() + ": " + ref.unevaluableReason() : null;
+    Map<String, Double> armChange = new java.util.LinkedHashMap<>();
+    Map<String, Double> refChange = new java.util.LinkedHashMap<>();
+    if (why == null) {
+      for (int i = 0; i < arm.units().size(); i++) {
+        armChange.put(arm.units().get(i), arm.values().get(i));
+      }
+      for (int i = 0; i < ref.units().size(); i++) {
+        refChange.put(ref.units().get(i), ref.values().get(i));
+      }
+    }
+    List<String> units = new ArrayList<>();
+    List<Double> armValues = new ArrayList<>();
+    List<Double> refValues = new ArrayList<>();
+    List<Double> gaps = new ArrayList<>();
+    for (Map.Entry<String, Double> e : armChange.entrySet()) {
+      Double r = refChange.get(e.getKey());
+      if (r != null) {
+        units.add(e.getKey());
+        armValues.add(e.getValue());
+        refValues.add(r);
+        gaps.add(e.getValue() - r);
+      }
+    }
+    if (why == null && units.size() < Pairing.MIN_PAIRS) {
+      why =
+          "at least "
+              + Pairing.MIN_PAIRS
+              + " units with all three arms are required: "
+              + units.size();
+    }
+    PairedValues pairs =
+        new PairedValues(
+            PairedStatistic.RELATIVE_DELTA,
+            units,
+            armValues,
+            refValues,
+            why == null ? gaps : List.of(),
+            why);
+    if (why != null) {
+      return new Verdict(c, Status.UNEVALUABLE, pairs, null, "unevaluable: " + why);
+    }
+    Interval ci = bootstrap.meanInterval(gaps);
+    boolean pass = ci.high() <= c.maxPoints();
+    return verdict(
+        c,
+        pass,
+        pairs,
+        ci,
+        points(ci.point())
+            + " ["
+            + points(ci.low())
+            + ", "
+            + points(ci.high())
+            + "] over "
+            + ci.n()
+            + " (change "
+            + pct(mean(armValues))
+            + " against "
+            + pct(mean(refValues))
+            + ")"
+            + ": CI upper "
+            + (pass ? "<= " : "> ")
+            + points(c.maxPoints()).substring(1)
+            + " limit");
+  }
+
+  private static String points(double fraction) {
+    return String.format(Locale.ROOT, "%+.1f points", fraction * 100);
+  }
+
+  private static double mean(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
   }
 
   private static Verdict paired(
