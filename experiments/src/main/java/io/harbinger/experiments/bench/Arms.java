@@ -27,6 +27,9 @@ final class Arms {
     rabbit("rabbitmq-predictive-5", RabbitArm.Kind.PREDICTIVE, 5, null);
     rabbit("rabbitmq-shadow", RabbitArm.Kind.SHADOW, 3, null);
     rabbit("rabbitmq-sidecar", RabbitArm.Kind.SIDECAR, 3, null);
+    rabbit("rabbitmq-oracle", RabbitArm.Kind.ORACLE, 3, null);
+    rabbit("rabbitmq-oracle-5", RabbitArm.Kind.ORACLE, 5, null);
+    rabbit("rabbitmq-naive", RabbitArm.Kind.NAIVE, 3, null);
     ARMS.put("redis-fifo", RedisFifoArm::new);
     broker("broker-fifo", Policy.FIFO, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-predictive", Policy.PREDICTIVE, Selection.STRICT, AgingMode.PLAIN);

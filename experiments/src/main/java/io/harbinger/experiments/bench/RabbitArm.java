@@ -7,11 +7,15 @@ import com.rabbitmq.client.ConnectionFactory;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.harbinger.experiments.levels.DecisionLog;
+import io.harbinger.experiments.levels.Placement;
 import io.harbinger.experiments.workload.Job;
 import io.harbinger.experiments.workload.Service;
 import io.harbinger.experiments.workload.StaticMap;
+import io.harbinger.experiments.workload.Workload;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Router;
 import io.harbinger.predictor.Ticker;
@@ -60,7 +64,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * process for the run (free gRPC port, no metrics endpoint, no snapshot, its own report queue on
  * the run's exchange, deleted afterwards) and routes the producers through a {@link SidecarRouter}
  * watching it over a real gRPC connection on the loopback interface; the consumers report as in the
- * predictive arm.
+ * predictive arm. The oracle and naive arms set the priority themselves from a {@link Placement}:
+ * the oracle from each job's planned cost at the quantiles of the run's planned costs, the naive
+ * median from the handler time of each successful delivery, timed around the worker on the consumer
+ * thread. Every arm but FIFO records each message's level and reason in a {@link DecisionLog}
+ * (predictive arms through a router that remembers, per publishing thread, the verdict the wrapped
+ * channel just asked for), with the predictor's boundaries where it has them.
  */
 final class RabbitArm implements Arm {
 
@@ -78,13 +87,21 @@ final class RabbitArm implements Arm {
      * A priority queue and Harbinger's learned levels from a sidecar: the deployment of DESIGN.md,
      * with the sidecar learning from the reports and pushing route tables over gRPC.
      */
-    SIDECAR
+    SIDECAR,
+    /** A priority queue and each job's planned cost at the quantiles of the run's planned costs. */
+    ORACLE,
+    /**
+     * A priority queue and each job type's median of its last 101 durations, no gates, at the
+     * quantiles of the run's planned costs.
+     */
+    NAIVE
   }
 
   private final String name;
   private final Kind kind;
   private final int levels;
   private final StaticMap map;
+  private volatile DecisionLog lastDecisions;
 
   /**
    * Creates an arm.
@@ -119,6 +136,24 @@ final class RabbitArm implements Arm {
 
   @Override
   public Session open(Endpoints endpoints, double timeScale, Worker worker) throws Exception {
+    if (kind == Kind.ORACLE || kind == Kind.NAIVE) {
+      throw new IllegalStateException(
+          name + " places jobs by the run's planned costs: open it with the workload");
+    }
+    return start(endpoints, null, worker);
+  }
+
+  @Override
+  public Session open(Endpoints endpoints, Workload workload, Worker worker) throws Exception {
+    return start(endpoints, Objects.requireNonNull(workload, "workload"), worker);
+  }
+
+  @Override
+  public Optional<DecisionLog> decisions() {
+    return Optional.ofNullable(lastDecisions);
+  }
+
+  private Session start(Endpoints endpoints, Workload workload, Worker worker) throws Exception {
     ConnectionFactory factory = new ConnectionFactory();
     factory.setUri(endpoints.rabbitmq());
     factory.setConnectionTimeout(3_000);
@@ -152,7 +187,16 @@ final class RabbitArm implements Arm {
         }
       }
       session.declared = true;
-      if (kind == Kind.PREDICTIVE || kind == Kind.SHADOW) {
+      if (workload != null && kind != Kind.FIFO) {
+        session.decisions = new DecisionLog(workload.jobs(), levels);
+        session.jobs = workload.jobs();
+        lastDecisions = session.decisions;
+      }
+      if (kind == Kind.ORACLE) {
+        session.placement = Placement.oracle(workload, levels);
+      } else if (kind == Kind.NAIVE) {
+        session.placement = Placement.naive(workload, levels);
+      } else if (kind == Kind.PREDICTIVE || kind == Kind.SHADOW) {
         HistogramPredictor predictor =
             new HistogramPredictor(
                 PredictorConfig.builder().levels(levels).build(), Ticker.SYSTEM, Mode.PREDICTIVE);
@@ -173,7 +217,13 @@ final class RabbitArm implements Arm {
       }
       if (session.router != null) {
         session.reports = ReportPublisher.builder(session.consumers).exchange(exchange).start();
+        if (session.decisions != null) {
+          session.recorder = new RecordingRouter(session.router);
+          session.router = session.recorder;
+        }
       }
+      Placement learner = kind == Kind.NAIVE ? session.placement : null;
+      List<Job> jobs = session.jobs;
       for (int i = 0; i < BenchRunner.WORKERS; i++) {
         Channel raw = session.consumers.createChannel();
         Channel channel =
@@ -191,11 +241,18 @@ final class RabbitArm implements Arm {
             false,
             (tag, delivery) -> {
               boolean ok;
+              long started = System.nanoTime();
               try {
                 ok = worker.deliver(delivery.getBody());
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 ok = false;
+              }
+              if (ok && learner != null) {
+                int seq = Tracker.seqOf(delivery.getBody());
+                if (seq >= 0 && seq < jobs.size()) {
+                  learner.learned(jobs.get(seq), System.nanoTime() - started);
+                }
               }
               long deliveryTag = delivery.getEnvelope().getDeliveryTag();
               if (ok) {
@@ -265,6 +322,10 @@ final class RabbitArm implements Arm {
     private ManagedChannel sidecarChannel;
     private SidecarRouter sidecarRouter;
     private ReportPublisher reports;
+    private DecisionLog decisions;
+    private List<Job> jobs = List.of();
+    private Placement placement;
+    private RecordingRouter recorder;
 
     RabbitSession(String queue, String exchange, ExecutorService consumerExecutor) {
       this.queue = queue;
@@ -284,16 +345,53 @@ final class RabbitArm implements Arm {
       synchronized (channels) {
         channels.add(channel);
       }
-      return job -> channel.basicPublish("", queue, properties(job), body(job));
+      return job -> {
+        Placement.Decision d = decide(job);
+        channel.basicPublish("", queue, properties(job, d), body(job));
+        record(job, d);
+      };
     }
 
-    private AMQP.BasicProperties properties(Job job) {
+    /** The level the arm itself sets, or null when the wrapped channel (or nobody) sets it. */
+    private Placement.Decision decide(Job job) {
+      return switch (kind) {
+        case STATIC -> new Placement.Decision(map.level(job.type()), "static", Double.NaN);
+        case ORACLE, NAIVE -> placement.place(job, Ticker.SYSTEM.nanos());
+        case FIFO, PREDICTIVE, SHADOW, SIDECAR -> null;
+      };
+    }
+
+    private void record(Job job, Placement.Decision own) {
+      if (decisions == null) {
+        return;
+      }
+      long now = Ticker.SYSTEM.nanos();
+      if (own != null) {
+        decisions.record(job.seq(), now, own.level(), own.reason(), own.estimateMillis());
+        if (placement != null) {
+          placement.boundariesMillis().ifPresent(b -> decisions.boundaries(now, b));
+        }
+        return;
+      }
+      Prediction p = recorder == null ? null : recorder.last();
+      if (p == null) {
+        return;
+      }
+      Placement.Decision d = Placement.decision(p);
+      int level = kind == Kind.SHADOW ? p.predictedLevel() : p.level();
+      decisions.record(job.seq(), now, level, d.reason(), d.estimateMillis());
+      if (predictor != null) {
+        predictor.boundaries().ifPresent(b -> decisions.boundaries(now, Placement.millis(b)));
+      }
+    }
+
+    private AMQP.BasicProperties properties(Job job, Placement.Decision own) {
       AMQP.BasicProperties.Builder props =
           new AMQP.BasicProperties.Builder()
               .deliveryMode(1)
               .headers(Map.of(HarbingerHeaders.DEFAULT_JOB_TYPE, job.type().wireName()));
-      if (kind == Kind.STATIC) {
-        props.priority(levels - 1 - map.level(job.type()));
+      if (own != null) {
+        props.priority(levels - 1 - own.level());
       }
       return props.build();
     }
@@ -315,6 +413,9 @@ final class RabbitArm implements Arm {
       if (reports != null) {
         out.put("reports_sent", Long.toString(reports.sent()));
         out.put("reports_dropped", Long.toString(reports.dropped()));
+      }
+      if (decisions != null) {
+        out.putAll(decisions.summary());
       }
       return out;
     }
@@ -367,6 +468,49 @@ final class RabbitArm implements Arm {
       }
       consumerExecutor.shutdownNow();
       quietly(() -> consumerExecutor.awaitTermination(3, TimeUnit.SECONDS));
+    }
+  }
+
+  /**
+   * A router that remembers, per calling thread, the last verdict it returned: the wrapped channel
+   * asks it during {@code basicPublish}, and the publisher reads the verdict right after.
+   */
+  private static final class RecordingRouter implements Router {
+    private final Router delegate;
+    private final ThreadLocal<Prediction> last = new ThreadLocal<>();
+
+    RecordingRouter(Router delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public Prediction route(String key) {
+      Prediction p = delegate.route(key);
+      last.set(p);
+      return p;
+    }
+
+    @Override
+    public Prediction route(String key, long sizeHint) {
+      Prediction p = delegate.route(key, sizeHint);
+      last.set(p);
+      return p;
+    }
+
+    @Override
+    public int levels() {
+      return delegate.levels();
+    }
+
+    @Override
+    public int defaultLevel() {
+      return delegate.defaultLevel();
+    }
+
+    Prediction last() {
+      Prediction p = last.get();
+      last.remove();
+      return p;
     }
   }
 

@@ -202,7 +202,10 @@ public final class DecisionLog {
     }
     out.put("decisions.reasons", reasonCounts(null));
     for (JobType t : JobType.values()) {
-      out.put("decisions.reasons." + t.wireName(), reasonCounts(t));
+      String counts = reasonCounts(t);
+      if (!counts.isEmpty()) {
+        out.put("decisions.reasons." + t.wireName(), counts);
+      }
     }
     return out;
   }

@@ -163,6 +163,27 @@ class BenchCommandTest {
   }
 
   @Test
+  void issueTargets_withTheOracle_judgesTheGapToItInPoints() {
+    List<Criterion> targets =
+        BenchCommand.issueTargets(
+            List.of("rabbitmq-fifo", "rabbitmq-predictive", "rabbitmq-oracle", "rabbitmq-naive"));
+
+    assertThat(targets)
+        .extracting(Criterion::id)
+        .containsExactly("T1", "T2", "T3", "T4", "T5", "T7");
+    assertThat(targets.getLast())
+        .isEqualTo(
+            new Criterion.GapToReference(
+                "T7", "mean_ms", "rabbitmq-predictive", "rabbitmq-oracle", "rabbitmq-fifo", 0.02));
+  }
+
+  @Test
+  void plan_badWebhooks_exitsTwoNamingTheChoices() {
+    assertThat(execute("--webhooks", "flaky")).isEqualTo(2);
+    assertThat(err.toString()).contains("webhooks must be failing or succeeding: flaky");
+  }
+
+  @Test
   void issueTargets_withoutFifo_isEmpty() {
     assertThat(BenchCommand.issueTargets(List.of("rabbitmq-predictive", "broker-fifo"))).isEmpty();
   }
