@@ -30,6 +30,7 @@ final class Arms {
     rabbit("rabbitmq-oracle", RabbitArm.Kind.ORACLE, 3, null);
     rabbit("rabbitmq-oracle-5", RabbitArm.Kind.ORACLE, 5, null);
     rabbit("rabbitmq-naive", RabbitArm.Kind.NAIVE, 3, null);
+    rabbit("rabbitmq-predictive-paper", RabbitArm.Kind.PAPER, 3, null);
     ARMS.put("redis-fifo", RedisFifoArm::new);
     broker("broker-fifo", Policy.FIFO, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-predictive", Policy.PREDICTIVE, Selection.STRICT, AgingMode.PLAIN);

@@ -81,6 +81,11 @@ final class RabbitArm implements Arm {
     STATIC,
     /** A priority queue and Harbinger's learned levels. */
     PREDICTIVE,
+    /**
+     * A priority queue and Harbinger's learned levels with every untrusted key at the default level
+     * (seed paper section 3.5): the predictive arm without {@code demoteUntrusted}.
+     */
+    PAPER,
     /** A priority queue, Harbinger learning and stamping but never setting the priority. */
     SHADOW,
     /**
@@ -196,10 +201,15 @@ final class RabbitArm implements Arm {
         session.placement = Placement.oracle(workload, levels);
       } else if (kind == Kind.NAIVE) {
         session.placement = Placement.naive(workload, levels);
-      } else if (kind == Kind.PREDICTIVE || kind == Kind.SHADOW) {
+      } else if (kind == Kind.PREDICTIVE || kind == Kind.SHADOW || kind == Kind.PAPER) {
         HistogramPredictor predictor =
             new HistogramPredictor(
-                PredictorConfig.builder().levels(levels).build(), Ticker.SYSTEM, Mode.PREDICTIVE);
+                PredictorConfig.builder()
+                    .levels(levels)
+                    .demoteUntrusted(kind != Kind.PAPER)
+                    .build(),
+                Ticker.SYSTEM,
+                Mode.PREDICTIVE);
         session.predictor = predictor;
         session.embedded = EmbeddedRouter.start(session.producers, predictor, exchange);
         session.router = session.embedded;
@@ -357,7 +367,7 @@ final class RabbitArm implements Arm {
       return switch (kind) {
         case STATIC -> new Placement.Decision(map.level(job.type()), "static", Double.NaN);
         case ORACLE, NAIVE -> placement.place(job, Ticker.SYSTEM.nanos());
-        case FIFO, PREDICTIVE, SHADOW, SIDECAR -> null;
+        case FIFO, PREDICTIVE, PAPER, SHADOW, SIDECAR -> null;
       };
     }
 

@@ -23,6 +23,7 @@ class ArmsTest {
             "rabbitmq-oracle",
             "rabbitmq-oracle-5",
             "rabbitmq-naive",
+            "rabbitmq-predictive-paper",
             "redis-fifo",
             "broker-fifo",
             "broker-predictive",
