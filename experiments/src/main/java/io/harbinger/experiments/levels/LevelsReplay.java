@@ -54,7 +54,7 @@ import picocli.CommandLine.Option;
  * <p>Not thread-safe; one replay uses one thread.
  */
 @Command(
-    name = "levels-replay",
+    name = "levels",
     mixinStandardHelpOptions = true,
     description =
         "Replays the production flow through FIFO, the oracle, the naive median and the predictor"
@@ -89,7 +89,7 @@ public final class LevelsReplay implements Callable<Integer> {
 
   @Option(
       names = "--rate-scale",
-      description = "Rate scale (default: a 60% steady phase with the reference kernel costs).")
+      description = "Rate scale (default: a 60%% steady phase with the reference kernel costs).")
   Double rateScale;
 
   @Option(
@@ -292,7 +292,23 @@ public final class LevelsReplay implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Webhooks variant = Webhooks.fromWireName(webhooks);
+    Webhooks variant;
+    try {
+      variant = Webhooks.fromWireName(webhooks);
+      Workload probe =
+          Workload.generate(new WorkloadConfig(1, 10, 1, 1, variant), KernelCalibration.REFERENCE);
+      for (String arm : arms) {
+        placement(arm, probe, new ReplayClock());
+      }
+      if (!(reportDelayMillis >= 0 && reportDelayMillis <= 60_000)) {
+        throw new IllegalArgumentException(
+            "--report-delay-ms must be in [0, 60000]: " + reportDelayMillis);
+      }
+      new WorkloadConfig(1, arrivalSeconds, rateScale == null ? 1 : rateScale, 1, variant);
+    } catch (IllegalArgumentException e) {
+      System.err.println("harbinger levels: " + e.getMessage());
+      return CommandLine.ExitCode.USAGE;
+    }
     double rate =
         rateScale != null
             ? rateScale

@@ -117,54 +117,52 @@ public final class Gate {
   private static Verdict gap(
       Criterion.GapToReference c, Observations observations, Bootstrap bootstrap) {
     Map<String, Double> base = observations.values(c.baseline(), c.metric());
-    PairedValues arm =
-        Pairing.pair(
-            observations.values(c.arm(), c.metric()), base, PairedStatistic.RELATIVE_DELTA);
-    PairedValues ref =
-        Pairing.pair(
-            observations.values(c.reference(), c.metric()), base, PairedStatistic.RELATIVE_DELTA);
-    String why =
-        !arm.evaluable()
-            ? c.arm() + ": " + arm.unevaluableReason()
-            : !ref.evaluable() ? c.reference() + ": " + ref.unevaluableReason() : null;
-    Map<String, Double> armChange = new java.util.LinkedHashMap<>();
-    Map<String, Double> refChange = new java.util.LinkedHashMap<>();
-    if (why == null) {
-      for (int i = 0; i < arm.units().size(); i++) {
-        armChange.put(arm.units().get(i), arm.values().get(i));
-      }
-      for (int i = 0; i < ref.units().size(); i++) {
-        refChange.put(ref.units().get(i), ref.values().get(i));
-      }
-    }
+    Map<String, Double> arm = observations.values(c.arm(), c.metric());
+    Map<String, Double> ref = observations.values(c.reference(), c.metric());
+    java.util.TreeMap<String, Double> ordered = new java.util.TreeMap<>(Pairing::compareUnits);
+    ordered.putAll(arm);
     List<String> units = new ArrayList<>();
     List<Double> armValues = new ArrayList<>();
     List<Double> refValues = new ArrayList<>();
     List<Double> gaps = new ArrayList<>();
-    for (Map.Entry<String, Double> e : armChange.entrySet()) {
-      Double r = refChange.get(e.getKey());
-      if (r != null) {
-        units.add(e.getKey());
-        armValues.add(e.getValue());
-        refValues.add(r);
-        gaps.add(e.getValue() - r);
+    String why = null;
+    for (String unit : ordered.keySet()) {
+      Double b = base.get(unit);
+      Double a = arm.get(unit);
+      Double r = ref.get(unit);
+      if (b == null || r == null) {
+        continue;
       }
+      if (b == 0
+          || !Double.isFinite(b)
+          || a == null
+          || !Double.isFinite(a)
+          || !Double.isFinite(r)) {
+        why = "a value of unit " + unit + " is zero or not finite: " + List.of(a, r, b);
+        continue;
+      }
+      double armChange = PairedStatistic.RELATIVE_DELTA.of(a, b);
+      double refChange = PairedStatistic.RELATIVE_DELTA.of(r, b);
+      units.add(unit);
+      armValues.add(armChange);
+      refValues.add(refChange);
+      gaps.add(armChange - refChange);
     }
     if (why == null && units.size() < Pairing.MIN_PAIRS) {
       why =
           "at least "
               + Pairing.MIN_PAIRS
-              + " units with all three arms are required: "
+              + " units with "
+              + c.arm()
+              + ", "
+              + c.reference()
+              + " and "
+              + c.baseline()
+              + " are required: "
               + units.size();
     }
     PairedValues pairs =
-        new PairedValues(
-            PairedStatistic.RELATIVE_DELTA,
-            units,
-            armValues,
-            refValues,
-            why == null ? gaps : List.of(),
-            why);
+        new PairedValues(PairedStatistic.RELATIVE_DELTA, units, armValues, refValues, gaps, why);
     if (why != null) {
       return new Verdict(c, Status.UNEVALUABLE, pairs, null, "unevaluable: " + why);
     }

@@ -118,4 +118,25 @@ class LevelsReplayTest {
         .isEqualTo(5);
     assertThat(PredictorConfig.defaults().demoteUntrusted()).isTrue();
   }
+
+  @Test
+  void main_badFlags_exitTwoNamingTheProblem() {
+    java.io.PrintStream saved = System.err;
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      assertThat(new picocli.CommandLine(new LevelsReplay()).execute("--webhooks", "flaky"))
+          .isEqualTo(2);
+      assertThat(new picocli.CommandLine(new LevelsReplay()).execute("--arms", "fifo,lifo"))
+          .isEqualTo(2);
+      assertThat(new picocli.CommandLine(new LevelsReplay()).execute("--arrival-seconds", "0"))
+          .isEqualTo(2);
+    } finally {
+      System.setErr(saved);
+    }
+    assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8))
+        .contains("harbinger levels: webhooks must be failing or succeeding: flaky")
+        .contains("harbinger levels: arm must be fifo, oracle")
+        .contains("harbinger levels: arrivalSeconds must be in [1, 86400]: 0.0");
+  }
 }

@@ -270,8 +270,24 @@ class GateTest {
   void gapToReference_referenceMissing_isUnevaluable() {
     Criterion c = new Criterion.GapToReference("T7", "m", "a", "nobody", "fifo", 0.02);
     Verdict v = judge(c, scaled(0.4, 0.4, 0.4));
+    Criterion known = new Criterion.GapToReference("T7", "m", "a", "oracle", "fifo", 0.02);
     assertThat(v.status()).isEqualTo(Status.UNEVALUABLE);
-    assertThat(v.reason()).startsWith("unevaluable: nobody: ");
+    assertThat(v.reason())
+        .isEqualTo("unevaluable: at least 2 units with a, nobody and fifo are required: 0");
+    Observations oneSeed =
+        (name, metric) ->
+            switch (name) {
+              case "fifo" -> Map.of("11", 100.0);
+              case "a" -> Map.of("11", 42.0);
+              case "oracle" -> Map.of("11", 40.0);
+              default -> Map.of();
+            };
+    Verdict single = judge(known, oneSeed);
+    assertThat(single.status()).isEqualTo(Status.UNEVALUABLE);
+    // The one seed's gap is still shown.
+    assertThat(single.pairs().values()).hasSize(1);
+    assertThat(single.pairs().values().get(0))
+        .isCloseTo(0.02, org.assertj.core.data.Offset.offset(1e-9));
     assertThatThrownBy(() -> new Criterion.GapToReference("T7", "m", "a", "o", "fifo", 0))
         .hasMessage("a gap limit must be > 0: 0.0");
   }
