@@ -138,7 +138,8 @@ public record PredictorConfig(
   }
 
   /**
-   * Returns the level that untrusted keys take: the middle one, {@code levels / 2}.
+   * Returns the default level, the middle one ({@code levels / 2}): where untrusted keys go unless
+   * their evidence places them at a level served later (see {@link #demoteUntrusted}).
    *
    * @return the default level
    */

@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * router keeps serving the last table and reconnects with exponential backoff (100 ms doubling to
  * 10 s); once the table is older than the staleness limit (default 60 s without a successful
  * stream) every key gets the default level with {@link Outcome#UNAVAILABLE}, as it does before the
- * first table arrives. The mode in the table decides how levels are used: in shadow mode every key
+ * first table arrives. A key in the table goes to the level the table gives it, whatever its
+ * verdict: the sidecar's predictor may place an untrusted key below the default level (see {@code
+ * HistogramPredictor}). The mode in the table decides how levels are used: in shadow mode every key
  * is routed to the default level and its learned level is only reported.
  *
  * <p>Assumptions and guarantees: thread-safe; {@link #route} never blocks and never throws. Table
