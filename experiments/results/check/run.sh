@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the predictability check (issue 7, part 6) on the five public traces of ../shared/traces and
+# Runs the predictability check (./harbinger check) on the five public traces of ../shared/traces and
 # writes <trace>.txt and <trace>.json next to this script, each starting with the exact command.
 # The traces are read in place, never copied. Run from anywhere; needs the Temurin 25 JDK.
 set -euo pipefail

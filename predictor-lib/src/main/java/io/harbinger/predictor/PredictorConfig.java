@@ -75,9 +75,22 @@ public record PredictorConfig(
   /** Most levels allowed. */
   public static final int MAX_LEVELS = 10;
 
+  /**
+   * Checks a number of priority levels: the one range check of the project, used wherever levels
+   * are configured (the predictor, the adapter, the sidecar, the scheduler, the broker).
+   *
+   * @param levels the number of levels
+   * @return {@code levels}, when it is in [{@value #MIN_LEVELS}, {@value #MAX_LEVELS}]
+   * @throws IllegalArgumentException otherwise, as {@code "levels must be in [2, 10]: 12"}
+   */
+  public static int checkLevels(int levels) {
+    checkRange("levels", levels, MIN_LEVELS, MAX_LEVELS);
+    return levels;
+  }
+
   /** Checks every parameter; see the class description for the rules. */
   public PredictorConfig {
-    checkRange("levels", levels, MIN_LEVELS, MAX_LEVELS);
+    checkLevels(levels);
     checkDecay("keyDecay", keyDecay);
     checkDecay("pooledDecay", pooledDecay);
     checkNonNegative("idleHalfLife", idleHalfLife);

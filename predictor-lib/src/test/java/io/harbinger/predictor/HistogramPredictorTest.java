@@ -14,7 +14,7 @@ class HistogramPredictorTest {
   private static final String MID = Keys.of("shop", "send_email");
   private static final String SLOW = Keys.of("shop", "export_report");
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTicker ticker = new ManualTicker(1_000_000_000L);
 
   private HistogramPredictor predictor(PredictorConfig config) {
     return new HistogramPredictor(config, ticker, Mode.PREDICTIVE);
@@ -302,7 +302,8 @@ class HistogramPredictorTest {
   void observe_afterIdleGap_oldHistoryWeighsLess() {
     HistogramPredictor idle = predictor();
     HistogramPredictor busy =
-        new HistogramPredictor(PredictorConfig.defaults(), new FakeTicker(), Mode.PREDICTIVE);
+        new HistogramPredictor(
+            PredictorConfig.defaults(), new ManualTicker(1_000_000_000L), Mode.PREDICTIVE);
     String key = Keys.of("shop", "returns_after_lunch");
     observe(idle, key, 2 * MS, 300);
     observe(busy, key, 2 * MS, 300);

@@ -22,7 +22,7 @@ class SnapshotTest {
 
   @TempDir Path dir;
 
-  private final FakeTicker ticker = new FakeTicker();
+  private final ManualTicker ticker = new ManualTicker(1_000_000_000L);
 
   private HistogramPredictor learned() {
     HistogramPredictor p =
@@ -188,7 +188,7 @@ class SnapshotTest {
     Path file = dir.resolve("predictor.snap");
     p.save(file, CONTEXT);
 
-    FakeTicker later = new FakeTicker();
+    ManualTicker later = new ManualTicker(1_000_000_000L);
     later.advance(Duration.ofDays(3)); // a different process with a different clock origin
     HistogramPredictor restored = restore(file, PredictorConfig.defaults(), later);
     assertThat(restored.keyStats(idle).orElseThrow().idle()).isEqualTo(Duration.ofMinutes(20));

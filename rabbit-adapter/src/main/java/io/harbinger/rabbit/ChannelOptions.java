@@ -54,15 +54,7 @@ public record ChannelOptions(
     if (router != null) {
       levels = router.levels();
     }
-    if (levels < PredictorConfig.MIN_LEVELS || levels > PredictorConfig.MAX_LEVELS) {
-      throw new IllegalArgumentException(
-          "levels must be in ["
-              + PredictorConfig.MIN_LEVELS
-              + ", "
-              + PredictorConfig.MAX_LEVELS
-              + "]: "
-              + levels);
-    }
+    PredictorConfig.checkLevels(levels);
     Objects.requireNonNull(jobTypeHeader, "jobTypeHeader");
     if (jobTypeHeader.isEmpty()) {
       throw new IllegalArgumentException("jobTypeHeader must not be empty");

@@ -2,8 +2,10 @@ package io.harbinger.rabbit;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.rabbit.internal.DeclaredQueues;
 import io.harbinger.rabbit.internal.PrefetchGuard;
 import java.io.IOException;
 import java.util.HashMap;
@@ -11,16 +13,22 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Declares the classic priority queues Harbinger publishes into, with a clear error when RabbitMQ
- * refuses.
+ * Declares the queues Harbinger publishes into with the arguments their type needs, with a clear
+ * error when the queue cannot serve or RabbitMQ refuses.
  *
- * <p>A queue for {@code L} levels has {@code x-max-priority = L - 1}: level 0, served first, is
- * priority {@code L - 1}; a message published without the wrapper has priority 0, the lowest level.
- * RabbitMQ answers two common mistakes with the same {@code 406 PRECONDITION_FAILED} and closes the
- * channel: a quorum queue (which has no priorities on 3.x) and a queue that already exists without
- * priorities (a queue's arguments never change). {@link #declare} turns both into a {@link
- * PriorityQueueException} that says what happened and how to fix it (rabbitmq-facts section 1.1,
- * "Immutability and migration", and section 1.2).
+ * <p>A classic queue for {@code L} levels has {@code x-max-priority = L - 1}: level 0, served
+ * first, is priority {@code L - 1}; a message published without the wrapper has priority 0, the
+ * lowest level. A quorum queue ({@code x-queue-type = quorum} in the arguments) never carries
+ * {@code x-max-priority}: on RabbitMQ 4.0 to 4.2 it has two priorities and serves high two to one
+ * against normal, on 4.3 and later 32 strict ones, and on 3.x none at all, so there the helper
+ * refuses and names the alternatives. The broker's version comes from the channel's connection.
+ * Every declared queue is recorded, so that wrapped channels publishing to it stamp the priorities
+ * its type and version understand ({@link PriorityScheme}; rabbitmq-facts section 1.2).
+ *
+ * <p>RabbitMQ answers a queue that already exists with other arguments with {@code 406
+ * PRECONDITION_FAILED} and closes the channel, because a queue's arguments never change; {@link
+ * #declare} turns that into a {@link PriorityQueueException} that says what happened and how to
+ * migrate (rabbitmq-facts section 1.1, "Immutability and migration").
  */
 public final class PriorityQueues {
 
@@ -36,8 +44,8 @@ public final class PriorityQueues {
    * @param queue the queue name, non-empty
    * @param levels the number of levels, in [2, 10]
    * @return RabbitMQ's answer
-   * @throws PriorityQueueException when RabbitMQ refuses the declaration as a quorum queue or as an
-   *     existing queue declared without priorities
+   * @throws PriorityQueueException when RabbitMQ refuses the declaration because the queue exists
+   *     with other arguments or as a quorum queue
    * @throws IOException on any other failure
    */
   public static AMQP.Queue.DeclareOk declare(Channel channel, String queue, int levels)
@@ -46,16 +54,20 @@ public final class PriorityQueues {
   }
 
   /**
-   * Declares a durable classic priority queue with extra arguments (TTL, dead-lettering, ...).
+   * Declares a durable queue for a number of levels, of the type the arguments name (classic when
+   * they name none), with extra arguments (TTL, dead-lettering, delivery limits, ...).
    *
    * @param channel the channel to declare on; closed by RabbitMQ when the declaration fails
    * @param queue the queue name, non-empty
    * @param levels the number of levels, in [2, 10]
-   * @param arguments further queue arguments; must not name a quorum or stream queue type nor set
-   *     {@code x-max-priority}
+   * @param arguments further queue arguments; {@code x-queue-type} may be {@code classic} or {@code
+   *     quorum}; {@code x-max-priority} must not be set (it follows from the levels, and a quorum
+   *     queue must never carry it)
    * @return RabbitMQ's answer
-   * @throws PriorityQueueException when RabbitMQ refuses the declaration as a quorum queue or as an
-   *     existing queue declared without priorities
+   * @throws PriorityQueueException when the queue cannot have priorities (a quorum queue on
+   *     RabbitMQ 3.x) or RabbitMQ refuses the declaration because the queue exists with other
+   *     arguments
+   * @throws IllegalArgumentException when an argument breaks the rules above
    * @throws IOException on any other failure
    */
   public static AMQP.Queue.DeclareOk declare(
@@ -65,36 +77,54 @@ public final class PriorityQueues {
     if (queue == null || queue.isEmpty()) {
       throw new IllegalArgumentException("queue must be a non-empty name: '" + queue + "'");
     }
-    if (levels < PredictorConfig.MIN_LEVELS || levels > PredictorConfig.MAX_LEVELS) {
+    PredictorConfig.checkLevels(levels);
+    QueueType type = QueueType.of(arguments);
+    if (type == QueueType.STREAM) {
       throw new IllegalArgumentException(
-          "levels must be in ["
-              + PredictorConfig.MIN_LEVELS
-              + ", "
-              + PredictorConfig.MAX_LEVELS
-              + "]: "
-              + levels);
-    }
-    Object type = arguments.get("x-queue-type");
-    if (type != null && !"classic".equals(type.toString())) {
-      throw new IllegalArgumentException(
-          "priority queues must be classic queues, but x-queue-type is '"
-              + type
-              + "': "
-              + quorumFix(queue));
+          "x-queue-type is 'stream', and streams have no message priorities: declare a classic or"
+              + " a quorum queue for '"
+              + queue
+              + "'");
     }
     if (arguments.containsKey(MAX_PRIORITY_ARGUMENT)) {
       throw new IllegalArgumentException(
-          MAX_PRIORITY_ARGUMENT + " is set from levels; remove it from the arguments");
+          type == QueueType.QUORUM
+              ? MAX_PRIORITY_ARGUMENT
+                  + " is for classic queues, and RabbitMQ refuses it on a quorum queue: remove it"
+                  + " (a quorum queue's priorities need no argument on RabbitMQ 4)"
+              : MAX_PRIORITY_ARGUMENT + " is set from levels; remove it from the arguments");
+    }
+    String version = brokerVersion(channel);
+    if (type == QueueType.QUORUM && PriorityScheme.of(type, version) == PriorityScheme.NONE) {
+      throw new PriorityQueueException(
+          "queue '"
+              + queue
+              + "' cannot be a quorum queue with priorities: quorum queues have no message"
+              + " priorities on RabbitMQ "
+              + version
+              + " (only from 4.0). Fix: "
+              + quorumFix(queue),
+          null);
     }
     Map<String, Object> args = new HashMap<>(arguments);
-    args.put(MAX_PRIORITY_ARGUMENT, levels - 1);
+    if (type == QueueType.CLASSIC) {
+      args.put(MAX_PRIORITY_ARGUMENT, levels - 1);
+    }
     try {
       AMQP.Queue.DeclareOk ok = channel.queueDeclare(queue, true, false, false, args);
       PrefetchGuard.SHARED.declared(queue, true);
+      DeclaredQueues.SHARED.declared(queue, type);
       return ok;
     } catch (IOException e) {
       throw explain(queue, levels, e);
     }
+  }
+
+  private static String brokerVersion(Channel channel) {
+    Connection connection = channel.getConnection();
+    Map<String, Object> server = connection == null ? null : connection.getServerProperties();
+    Object version = server == null ? null : server.get("version");
+    return version == null ? null : version.toString();
   }
 
   static IOException explain(String queue, int levels, IOException e) {
@@ -106,19 +136,18 @@ public final class PriorityQueues {
       return new PriorityQueueException(
           "queue '"
               + queue
-              + "' is a quorum queue, which has no message priorities on RabbitMQ 3.x ("
+              + "' is a quorum queue, and a quorum queue never takes x-max-priority ("
               + reason
-              + "). Fix: "
+              + "). Fix: on RabbitMQ 4, declare it with x-queue-type=quorum in the arguments of"
+              + " PriorityQueues.declare, which sends no x-max-priority; otherwise "
               + quorumFix(queue),
           e);
     }
-    if (reason.contains("inequivalent arg 'x-max-priority'")) {
+    if (reason.contains("inequivalent arg")) {
       return new PriorityQueueException(
           "queue '"
               + queue
-              + "' already exists with other priorities than x-max-priority="
-              + (levels - 1)
-              + " ("
+              + "' already exists with other arguments than this declaration's ("
               + reason
               + "), and RabbitMQ never changes a queue's arguments. Fix: declare a new queue"
               + " (for example '"
@@ -131,9 +160,11 @@ public final class PriorityQueues {
   }
 
   private static String quorumFix(String queue) {
-    return "declare a classic queue (no x-queue-type, or 'classic') under a new name such as '"
+    return "declare a classic priority queue (no x-queue-type, or 'classic') under a new name such"
+        + " as '"
         + queue
-        + ".prio' with PriorityQueues.declare and move producers and consumers to it.";
+        + ".prio' with PriorityQueues.declare and move producers and consumers to it; or, to keep"
+        + " quorum queues, use one quorum queue per level, or RabbitMQ 4.0 or later.";
   }
 
   private static String reasonOf(IOException e) {

@@ -6,7 +6,9 @@
  * sends the consumers' duration reports to the {@code harbinger.reports} exchange; {@link
  * io.harbinger.rabbit.EmbeddedRouter} runs the predictor in-process, learning from that exchange;
  * {@link io.harbinger.rabbit.ReportIngestor} is the decoding and validation of reports that every
- * learner shares; {@link io.harbinger.rabbit.PriorityQueues} declares the priority queues; {@link
+ * learner shares; {@link io.harbinger.rabbit.PriorityQueues} declares the priority queues, classic
+ * or quorum; {@link io.harbinger.rabbit.PriorityScheme} maps levels to the priorities a {@link
+ * io.harbinger.rabbit.QueueType} understands on a broker version; {@link
  * io.harbinger.rabbit.HarbingerHeaders} names what goes on the wire; {@link
  * io.harbinger.rabbit.AdapterStats} counts what happened.
  *

@@ -14,6 +14,10 @@ import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
+import io.harbinger.testing.BrokerKind;
+import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.Quietly;
+import io.harbinger.testing.TestBroker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,7 +29,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
 /**
  * Two job types, 2 ms and 200 ms, through the wrapper into a priority queue drained by two
@@ -51,10 +54,10 @@ class EndToEndIT {
   private ReportPublisher reports;
 
   @BeforeEach
-  void setUp() throws Exception {
-    factory = Rabbit.factory();
+  void setUp(TestBroker broker) throws Exception {
+    factory = broker.factory();
     user = factory.getUsername();
-    exchange = Rabbit.unique("reports");
+    exchange = TestBroker.unique("reports");
     String run = exchange.substring(exchange.lastIndexOf('.') + 1);
     shortType = "reserve-" + run;
     longType = "export-" + run;
@@ -83,18 +86,18 @@ class EndToEndIT {
   @AfterEach
   void tearDown() throws Exception {
     Collections.reverse(closeables);
-    closeables.forEach(Rabbit::close);
+    closeables.forEach(Quietly::close);
     for (String q : queues) {
-      Rabbit.deleteQueue(producerConnection, q);
+      Quietly.deleteQueue(producerConnection, q);
     }
-    Rabbit.deleteExchange(producerConnection, exchange);
-    Rabbit.close(consumerConnection);
-    Rabbit.close(producerConnection);
-    Rabbit.shutdown(consumerThreads);
+    Quietly.deleteExchange(producerConnection, exchange);
+    Quietly.close(consumerConnection);
+    Quietly.close(producerConnection);
+    Quietly.shutdown(consumerThreads);
   }
 
   private String priorityQueue(String name) throws Exception {
-    String q = Rabbit.unique(name);
+    String q = TestBroker.unique(name);
     queues.add(q);
     try (Channel ch = producerConnection.createChannel()) {
       PriorityQueues.declare(ch, q, router.levels());
@@ -103,10 +106,10 @@ class EndToEndIT {
   }
 
   private String plainQueue(String name) throws Exception {
-    String q = Rabbit.unique(name);
+    String q = TestBroker.unique(name);
     queues.add(q);
     try (Channel ch = producerConnection.createChannel()) {
-      ch.queueDeclare(q, false, false, true, null);
+      ch.queueDeclare(q, true, false, false, null);
     }
     return q;
   }
@@ -197,7 +200,7 @@ class EndToEndIT {
     return v[v.length / 2];
   }
 
-  @Test
+  @EachBroker
   void learnedPriorities_deliverShortJobsFirst_andCutTheirMedianLatencyAgainstFifo()
       throws Exception {
     learn();
@@ -235,7 +238,7 @@ class EndToEndIT {
     assertThat(medianMillis(harbinger, longType)).isGreaterThan(harbingerMedian);
   }
 
-  @Test
+  @EachBroker
   void keyLevel_followsACostChange() throws Exception {
     learn();
     int before = router.predictor().peek(shortKey()).level();
@@ -256,5 +259,65 @@ class EndToEndIT {
         .atMost(Duration.ofSeconds(20))
         .until(() -> router.predictor().peek(shortKey()).predictedLevel() >= longLevel);
     assertThat(router.predictor().peek(shortKey()).predictedLevel()).isGreaterThan(before);
+  }
+
+  /** Drains a queue with basic.get, returning the job types in delivery order. */
+  private static List<String> drainTypes(Channel ch, String queue, int expected) throws Exception {
+    List<String> types = new ArrayList<>();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              com.rabbitmq.client.GetResponse r;
+              while ((r = ch.basicGet(queue, true)) != null) {
+                types.add(r.getProps().getHeaders().get("x-job-type").toString());
+              }
+              return types.size() >= expected;
+            });
+    return types;
+  }
+
+  /**
+   * On RabbitMQ 4.0 a quorum queue has two priorities, served two high for one normal: the keys
+   * learned shortest go high, so short jobs published behind a backlog of long ones take two of
+   * every three deliveries until they run out, where FIFO would deliver every long one first.
+   */
+  @EachBroker(BrokerKind.RABBITMQ_4)
+  void learnedLevels_quorumQueueOn4_shortJobsTakeTheHighTwoToOneShare(TestBroker broker)
+      throws Exception {
+    learn();
+    assertThat(router.predictor().peek(shortKey()).level())
+        .as("the short key's learned level")
+        .isZero();
+    assertThat(router.predictor().peek(longKey()).level()).isPositive();
+
+    String q = TestBroker.unique("quorum");
+    queues.add(q);
+    try (Channel ch = producerConnection.createChannel()) {
+      PriorityQueues.declare(ch, q, router.levels(), Map.of("x-queue-type", "quorum"));
+    }
+    Channel producer = PredictiveChannels.wrap(producerConnection.createChannel(), user, router);
+    closeables.add(producer);
+    int longs = 2 * PER_TYPE;
+    for (int i = 0; i < longs; i++) {
+      producer.basicPublish("", q, message(longType, System.nanoTime()), new byte[0]);
+    }
+    for (int i = 0; i < PER_TYPE; i++) {
+      producer.basicPublish("", q, message(shortType, System.nanoTime()), new byte[0]);
+    }
+
+    List<String> order;
+    try (Channel ch = producerConnection.createChannel()) {
+      order = drainTypes(ch, q, longs + PER_TYPE);
+    }
+    System.out.println("quorum queue on " + broker.label() + ": " + order);
+    // Two high for one normal while both have messages: the 10 short jobs in the first 15.
+    assertThat(order.subList(0, 3 * PER_TYPE / 2)).filteredOn(shortType::equals).hasSize(PER_TYPE);
+    for (int window = 0; window < PER_TYPE / 2; window++) {
+      assertThat(order.subList(3 * window, 3 * window + 3))
+          .as("deliveries %d to %d", 3 * window + 1, 3 * window + 3)
+          .filteredOn(shortType::equals)
+          .hasSize(2);
+    }
   }
 }

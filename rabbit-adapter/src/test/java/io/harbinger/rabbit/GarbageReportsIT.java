@@ -12,16 +12,19 @@ import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.Quietly;
+import io.harbinger.testing.TestBroker;
 import java.time.Duration;
-import org.junit.jupiter.api.Test;
 
 /** Garbage on the reports exchange is counted and ignored; the router keeps routing. */
 class GarbageReportsIT {
 
-  @Test
-  void garbageReports_areCountedAndIgnored_validOnesStillLearned() throws Exception {
-    ConnectionFactory factory = Rabbit.factory();
-    String exchange = Rabbit.unique("reports");
+  @EachBroker
+  void garbageReports_areCountedAndIgnored_validOnesStillLearned(TestBroker broker)
+      throws Exception {
+    ConnectionFactory factory = broker.factory();
+    String exchange = TestBroker.unique("reports");
     Connection connection = factory.newConnection("harbinger-it-garbage");
     EmbeddedRouter router = null;
     try {
@@ -61,9 +64,9 @@ class GarbageReportsIT {
       assertThat(predictor.keyStats(Keys.of("shop", "absurd"))).isEmpty();
       assertThat(router.route(Keys.of("shop", "good")).level()).isEqualTo(1);
     } finally {
-      Rabbit.close(router);
-      Rabbit.deleteExchange(connection, exchange);
-      Rabbit.close(connection);
+      Quietly.close(router);
+      Quietly.deleteExchange(connection, exchange);
+      Quietly.close(connection);
     }
   }
 }

@@ -7,12 +7,16 @@ import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyMap;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.impl.LongStringHelper;
+import io.harbinger.rabbit.internal.DeclaredQueues;
 import java.io.IOException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -50,9 +54,17 @@ class PriorityQueuesTest {
     assertThatThrownBy(() -> PriorityQueues.declare(channel, "", 3))
         .hasMessageContaining("queue must be a non-empty name");
     assertThatThrownBy(
-            () -> PriorityQueues.declare(channel, "q", 3, Map.of("x-queue-type", "quorum")))
-        .hasMessageContaining("priority queues must be classic queues")
-        .hasMessageContaining("q.prio");
+            () ->
+                PriorityQueues.declare(
+                    channel, "q", 3, Map.of("x-queue-type", "quorum", "x-max-priority", 2)))
+        .hasMessageContaining("x-max-priority is for classic queues")
+        .hasMessageContaining("refuses it on a quorum queue");
+    assertThatThrownBy(
+            () -> PriorityQueues.declare(channel, "q", 3, Map.of("x-queue-type", "stream")))
+        .hasMessageContaining("streams have no message priorities");
+    assertThatThrownBy(
+            () -> PriorityQueues.declare(channel, "q", 3, Map.of("x-queue-type", "qorum")))
+        .hasMessage("x-queue-type must be 'classic', 'quorum' or 'stream': 'qorum'");
     assertThatThrownBy(() -> PriorityQueues.declare(channel, "q", 3, Map.of("x-max-priority", 5)))
         .hasMessageContaining("x-max-priority is set from levels");
   }
@@ -68,7 +80,8 @@ class PriorityQueuesTest {
     assertThatThrownBy(() -> PriorityQueues.declare(channel, "orders", 3))
         .isInstanceOf(PriorityQueues.PriorityQueueException.class)
         .hasMessageContaining("'orders' is a quorum queue")
-        .hasMessageContaining("Fix: declare a classic queue");
+        .hasMessageContaining("Fix: on RabbitMQ 4, declare it with x-queue-type=quorum")
+        .hasMessageContaining("'orders.prio'");
   }
 
   @Test
@@ -84,6 +97,63 @@ class PriorityQueuesTest {
         .isInstanceOf(PriorityQueues.PriorityQueueException.class)
         .hasMessageContaining("already exists")
         .hasMessageContaining("declare a new queue");
+  }
+
+  private void onBroker(String version) {
+    Connection connection = mock(Connection.class);
+    when(connection.getServerProperties())
+        .thenReturn(Map.of("version", LongStringHelper.asLongString(version)));
+    when(channel.getConnection()).thenReturn(connection);
+  }
+
+  @Test
+  void declare_quorumOnRabbitMq4_sendsNoMaxPriorityAndIsRecordedAsQuorum() throws Exception {
+    onBroker("4.0.5");
+    String queue = "orders-" + System.nanoTime();
+    when(channel.queueDeclare(eq(queue), eq(true), eq(false), eq(false), anyMap()))
+        .thenReturn(new AMQP.Queue.DeclareOk.Builder().queue(queue).build());
+
+    PriorityQueues.declare(
+        channel, queue, 3, Map.of("x-queue-type", "quorum", "x-delivery-limit", 5));
+
+    @SuppressWarnings("unchecked")
+    ArgumentCaptor<Map<String, Object>> args = ArgumentCaptor.forClass(Map.class);
+    verify(channel).queueDeclare(eq(queue), eq(true), eq(false), eq(false), args.capture());
+    assertThat(args.getValue())
+        .doesNotContainKey("x-max-priority")
+        .containsEntry("x-queue-type", "quorum")
+        .containsEntry("x-delivery-limit", 5);
+    assertThat(DeclaredQueues.SHARED.type(queue)).isEqualTo(QueueType.QUORUM);
+  }
+
+  @Test
+  void declare_quorumOnRabbitMq3_isRefusedNamingTheAlternatives() throws Exception {
+    onBroker("3.10.8");
+
+    assertThatThrownBy(
+            () -> PriorityQueues.declare(channel, "orders", 3, Map.of("x-queue-type", "quorum")))
+        .isInstanceOf(PriorityQueues.PriorityQueueException.class)
+        .hasMessageContaining("quorum queues have no message priorities on RabbitMQ 3.10.8")
+        .hasMessageContaining("classic priority queue")
+        .hasMessageContaining("one quorum queue per level");
+    verify(channel, never()).queueDeclare(any(), anyBoolean(), anyBoolean(), anyBoolean(), any());
+  }
+
+  @Test
+  void declare_existingQueueWithOtherArguments_explainsTheMigration() throws Exception {
+    when(channel.queueDeclare(any(), anyBoolean(), anyBoolean(), anyBoolean(), anyMap()))
+        .thenThrow(
+            refusal(
+                "PRECONDITION_FAILED - inequivalent arg 'x-message-ttl' for queue 'orders' in"
+                    + " vhost '/': received the value '1000' of type 'signedint' but current is"
+                    + " none"));
+
+    assertThatThrownBy(
+            () -> PriorityQueues.declare(channel, "orders", 3, Map.of("x-message-ttl", 1000)))
+        .isInstanceOf(PriorityQueues.PriorityQueueException.class)
+        .hasMessageContaining("already exists with other arguments")
+        .hasMessageContaining("x-message-ttl")
+        .hasMessageContaining("never changes a queue's arguments");
   }
 
   @Test

@@ -15,6 +15,9 @@ import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Router;
+import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.Quietly;
+import io.harbinger.testing.TestBroker;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +26,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
 /**
  * Publishing through the wrapper to the real broker: shadow mode, router failure, user-id, queues.
@@ -36,20 +38,20 @@ class PublishIT {
   private String user;
 
   @BeforeEach
-  void setUp() throws Exception {
-    factory = Rabbit.factory();
+  void setUp(TestBroker broker) throws Exception {
+    factory = broker.factory();
     user = factory.getUsername();
     connection = factory.newConnection("harbinger-it-publish");
   }
 
   @AfterEach
   void tearDown() {
-    queues.forEach(q -> Rabbit.deleteQueue(connection, q));
-    Rabbit.close(connection);
+    queues.forEach(q -> Quietly.deleteQueue(connection, q));
+    Quietly.close(connection);
   }
 
   private String priorityQueue() throws IOException {
-    String q = Rabbit.unique("pub");
+    String q = TestBroker.unique("pub");
     queues.add(q);
     try (Channel ch = connection.createChannel()) {
       PriorityQueues.declare(ch, q, 3);
@@ -119,7 +121,7 @@ class PublishIT {
     }
   }
 
-  @Test
+  @EachBroker
   void shadowMode_leavesDeliveryOrderIdenticalToFifo_whilePredictiveReorders() throws Exception {
     Router shadowRouter = new LazyTrained(Mode.SHADOW);
     Router predictiveRouter = new LazyTrained(Mode.PREDICTIVE);
@@ -160,7 +162,7 @@ class PublishIT {
     }
   }
 
-  @Test
+  @EachBroker
   void failingOrAbsentRouter_everyPublishGoesOutAtTheDefaultLevel() throws Exception {
     Router broken =
         new Router() {
@@ -197,7 +199,7 @@ class PublishIT {
     }
   }
 
-  @Test
+  @EachBroker
   void foreignUserId_isRefusedByRabbitMq_andTheWrapperNeverSendsOne() throws Exception {
     String q = priorityQueue();
     AMQP.BasicProperties forged =
@@ -223,9 +225,9 @@ class PublishIT {
     }
   }
 
-  @Test
+  @EachBroker
   void priorityQueueHelper_explainsQuorumAndExistingQueues() throws Exception {
-    String quorum = Rabbit.unique("quorum");
+    String quorum = TestBroker.unique("quorum");
     queues.add(quorum);
     try (Channel ch = connection.createChannel()) {
       ch.queueDeclare(quorum, true, false, false, Map.of("x-queue-type", "quorum"));
@@ -236,7 +238,7 @@ class PublishIT {
         .hasMessageContaining("quorum queue")
         .hasMessageContaining("Fix:");
 
-    String plain = Rabbit.unique("plain");
+    String plain = TestBroker.unique("plain");
     queues.add(plain);
     try (Channel ch = connection.createChannel()) {
       ch.queueDeclare(plain, true, false, false, null);
@@ -251,5 +253,38 @@ class PublishIT {
     try (Channel ch = connection.createChannel()) {
       assertThat(PriorityQueues.declare(ch, fresh, 3).getQueue()).isEqualTo(fresh);
     }
+  }
+
+  /**
+   * Declaring a quorum queue through the helper: refused on 3.x with the alternatives, declared
+   * without {@code x-max-priority} on 4.x; re-declaring it with other arguments is explained.
+   */
+  @EachBroker
+  void priorityQueueHelper_quorumQueue_refusedOn3DeclaredOn4(TestBroker broker) throws Exception {
+    String q = TestBroker.unique("qq");
+    queues.add(q);
+    Map<String, Object> quorum = Map.of("x-queue-type", "quorum");
+    Channel ch1 = connection.createChannel();
+    if (broker.majorVersion() < 4) {
+      assertThatThrownBy(() -> PriorityQueues.declare(ch1, q, 3, quorum))
+          .isInstanceOf(PriorityQueues.PriorityQueueException.class)
+          .hasMessageContaining("quorum queues have no message priorities on RabbitMQ 3.")
+          .hasMessageContaining("classic priority queue")
+          .hasMessageContaining("one quorum queue per level");
+      assertThat(ch1.isOpen()).as("refused before anything was sent").isTrue();
+      return;
+    }
+    assertThat(PriorityQueues.declare(ch1, q, 3, quorum).getQueue()).isEqualTo(q);
+    assertThat(broker.rabbitmqctl("list_queues", "-q", "name", "type", "arguments"))
+        .containsPattern(java.util.regex.Pattern.quote(q) + "\\s+quorum")
+        .doesNotContain("x-max-priority");
+    Channel ch2 = connection.createChannel();
+    assertThatThrownBy(
+            () ->
+                PriorityQueues.declare(
+                    ch2, q, 3, Map.of("x-queue-type", "quorum", "x-delivery-limit", 3)))
+        .isInstanceOf(PriorityQueues.PriorityQueueException.class)
+        .hasMessageContaining("already exists with other arguments")
+        .hasMessageContaining("x-delivery-limit");
   }
 }

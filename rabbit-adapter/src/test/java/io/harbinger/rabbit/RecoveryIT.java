@@ -12,6 +12,9 @@ import com.rabbitmq.client.RecoveryListener;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.Quietly;
+import io.harbinger.testing.TestBroker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,20 +25,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Test;
 
 /** A consumer connection closed by the broker mid-run: recovery resumes, nothing is lost. */
 class RecoveryIT {
 
   private static final int MESSAGES = 30;
 
-  @Test
-  void brokerClosesConsumerConnection_recoveryResumes_noMessageLost_reportsResume()
+  @EachBroker
+  void brokerClosesConsumerConnection_recoveryResumes_noMessageLost_reportsResume(TestBroker broker)
       throws Exception {
-    ConnectionFactory factory = Rabbit.factory();
+    ConnectionFactory factory = broker.factory();
     String user = factory.getUsername();
-    String queue = Rabbit.unique("recovery");
-    String exchange = Rabbit.unique("reports");
+    String queue = TestBroker.unique("recovery");
+    String exchange = TestBroker.unique("reports");
     String consumerName = "harbinger-it-" + queue;
     ExecutorService threads = Executors.newFixedThreadPool(2);
     Connection admin = factory.newConnection("harbinger-it-admin");
@@ -120,7 +122,7 @@ class RecoveryIT {
       }
       await().atMost(Duration.ofSeconds(10)).until(() -> acked.size() >= 5);
 
-      Rabbit.closeFromBroker(consumerName);
+      broker.closeConnectionFromBroker(consumerName);
       closed.countDown();
 
       await().atMost(Duration.ofSeconds(20)).until(() -> acked.size() == MESSAGES);
@@ -148,12 +150,12 @@ class RecoveryIT {
           "recovery: %d acked, %d redelivered, %d reports, %d dropped%n",
           acked.size(), redelivered.get(), seen.size(), publisher.dropped());
     } finally {
-      Rabbit.close(publisher);
-      Rabbit.close(consumerConnection);
-      Rabbit.deleteQueue(admin, queue);
-      Rabbit.deleteExchange(admin, exchange);
-      Rabbit.close(admin);
-      Rabbit.shutdown(threads);
+      Quietly.close(publisher);
+      Quietly.close(consumerConnection);
+      Quietly.deleteQueue(admin, queue);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+      Quietly.shutdown(threads);
     }
   }
 }

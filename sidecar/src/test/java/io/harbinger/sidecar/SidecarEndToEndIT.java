@@ -15,6 +15,9 @@ import io.harbinger.rabbit.PredictiveChannels;
 import io.harbinger.rabbit.PriorityQueues;
 import io.harbinger.rabbit.ReportPublisher;
 import io.harbinger.sidecar.client.SidecarRouter;
+import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.Quietly;
+import io.harbinger.testing.TestBroker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,12 +43,19 @@ class SidecarEndToEndIT {
 
   @TempDir Path dir;
 
-  private final ConnectionFactory factory = TestRabbit.factory();
-  private final String exchange = TestRabbit.unique("e2e-reports");
-  private final String queue = TestRabbit.unique("e2e-jobs");
+  private TestBroker broker;
+  private ConnectionFactory factory;
+  private final String exchange = TestBroker.unique("e2e-reports");
+  private final String queue = TestBroker.unique("e2e-jobs");
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private final List<String> delivered = new CopyOnWriteArrayList<>();
   private SidecarConfig config;
+
+  @BeforeEach
+  void setUp(TestBroker broker) {
+    this.broker = broker;
+    this.factory = broker.factory();
+  }
 
   @AfterEach
   void tearDown() {
@@ -56,7 +66,10 @@ class SidecarEndToEndIT {
         // Best effort.
       }
     }
-    TestRabbit.cleanUp(factory, exchange, queue, config == null ? "none" : config.reportQueue());
+    Quietly.delete(
+        broker,
+        config == null ? List.of(queue) : List.of(queue, config.reportQueue()),
+        List.of(exchange));
   }
 
   private <T extends AutoCloseable> T closeLater(T c) {
@@ -64,7 +77,7 @@ class SidecarEndToEndIT {
     return c;
   }
 
-  @Test
+  @EachBroker
   void shortJobsOvertakeLongOnes_andLosingTheSidecarLosesNoMessage() throws Exception {
     config =
         SidecarTestSupport.config(
@@ -72,7 +85,7 @@ class SidecarEndToEndIT {
             "replica-id",
             "e2e",
             "rabbitmq.uri",
-            TestRabbit.bareUri(factory),
+            broker.bareUri(),
             "rabbitmq.username",
             factory.getUsername(),
             "rabbitmq.reports-exchange",

@@ -11,13 +11,16 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.harbinger.predictor.KeyStats;
 import io.harbinger.predictor.Keys;
 import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.Quietly;
+import io.harbinger.testing.TestBroker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The sidecar against the real RabbitMQ: report consumption, garbage, restarts and replicas. */
@@ -25,15 +28,22 @@ class SidecarIT {
 
   @TempDir Path dir;
 
-  private final ConnectionFactory factory = TestRabbit.factory();
-  private final String exchange = TestRabbit.unique("reports");
+  private TestBroker broker;
+  private ConnectionFactory factory;
+  private final String exchange = TestBroker.unique("reports");
   private final List<Sidecar> sidecars = new ArrayList<>();
   private final List<String> queues = new ArrayList<>();
+
+  @BeforeEach
+  void setUp(TestBroker broker) {
+    this.broker = broker;
+    this.factory = broker.factory();
+  }
 
   @AfterEach
   void tearDown() {
     sidecars.forEach(Sidecar::close);
-    TestRabbit.cleanUp(factory, exchange, queues.toArray(String[]::new));
+    Quietly.delete(broker, queues, List.of(exchange));
   }
 
   private Sidecar start(String replica) throws Exception {
@@ -45,7 +55,7 @@ class SidecarIT {
             "replica-id",
             replica,
             "rabbitmq.uri",
-            TestRabbit.bareUri(factory),
+            broker.bareUri(),
             "rabbitmq.username",
             factory.getUsername(),
             "rabbitmq.reports-exchange",
@@ -68,7 +78,7 @@ class SidecarIT {
     }
   }
 
-  @Test
+  @EachBroker
   void twoReplicas_eachReceiveEveryReportAndConvergeToTheSameLevels() throws Exception {
     Sidecar a = start("replica-a");
     Sidecar b = start("replica-b");
@@ -105,7 +115,7 @@ class SidecarIT {
     assertThat(a.predictor().peek(Keys.of("shop", "slow")).level()).isEqualTo(2);
   }
 
-  @Test
+  @EachBroker
   void reportsPublishedWhileTheSidecarIsDown_areLearnedWhenItComesBack() throws Exception {
     Sidecar first = start("replica-r");
     publish(SidecarTestSupport.threeTypes(10));
@@ -124,7 +134,7 @@ class SidecarIT {
                     == 120);
   }
 
-  @Test
+  @EachBroker
   void garbageOnTheReportsExchange_isCountedAndIgnored() throws Exception {
     Sidecar s = start("replica-g");
     ReportBatch absurd =

@@ -1,8 +1,8 @@
 package io.harbinger.broker.bench;
 
 import io.harbinger.broker.BrokerConfig;
-import io.harbinger.broker.sched.Policy;
-import io.harbinger.broker.sched.SchedulerConfig;
+import io.harbinger.broker.Policy;
+import io.harbinger.scheduler.SchedulerConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -336,8 +336,7 @@ public final class BrokerCostBench implements Callable<Integer> {
     if (sorted.length == 0) {
       return Double.NaN;
     }
-    int index = (int) Math.ceil(sorted.length * percent / 100.0) - 1;
-    return sorted[Math.max(0, Math.min(index, sorted.length - 1))];
+    return io.harbinger.predictor.NearestRank.of(sorted, percent);
   }
 
   private void write(List<Result> results) throws IOException {

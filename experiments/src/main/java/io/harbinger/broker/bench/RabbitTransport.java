@@ -32,7 +32,7 @@ final class RabbitTransport implements Transport {
     this.queue = queue;
     this.producerConnection = factory.newConnection("harbinger-bench-producers");
     try (Channel ch = producerConnection.createChannel()) {
-      ch.queueDeclare(queue, false, false, false, Map.of());
+      ch.queueDeclare(queue, true, false, false, Map.of());
     }
   }
 

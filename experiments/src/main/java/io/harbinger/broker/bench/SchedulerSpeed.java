@@ -1,18 +1,17 @@
 package io.harbinger.broker.bench;
 
-import io.harbinger.broker.sched.AgingMode;
-import io.harbinger.broker.sched.IngressPolicy;
-import io.harbinger.broker.sched.Job;
-import io.harbinger.broker.sched.Policy;
-import io.harbinger.broker.sched.Scheduler;
-import io.harbinger.broker.sched.SchedulerConfig;
-import io.harbinger.broker.sched.Schedulers;
-import io.harbinger.broker.sched.Selection;
+import io.harbinger.broker.Policy;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
+import io.harbinger.scheduler.AgingMode;
+import io.harbinger.scheduler.IngressPolicy;
+import io.harbinger.scheduler.QueuedJob;
+import io.harbinger.scheduler.Scheduler;
+import io.harbinger.scheduler.SchedulerConfig;
+import io.harbinger.scheduler.Selection;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -62,18 +61,18 @@ public final class SchedulerSpeed {
         }
         HistogramPredictor predictor =
             new HistogramPredictor(PredictorConfig.defaults(), ticker, Mode.PREDICTIVE);
-        Scheduler scheduler = Schedulers.create(policy, config, ticker);
+        Scheduler scheduler = policy.newScheduler(config, ticker);
         IngressPolicy ingress = policy.newIngress(3, predictor);
         SplittableRandom random = new SplittableRandom(2026);
         long start = System.nanoTime();
         for (int i = 0; i < jobs; i++) {
           simulatedNanos += 1_000;
           int k = random.nextInt(types.length);
-          Job job = new Job(keys[k], types[k], -1, k % 3);
+          QueuedJob job = new QueuedJob(keys[k], types[k], -1, k % 3);
           ingress.route(job);
           scheduler.submit(job);
           if (scheduler.size() > 64) {
-            Job done = scheduler.poll();
+            QueuedJob done = scheduler.poll();
             double durationNanos = 1e6 * (1 + done.flow().length());
             scheduler.completed(done, durationNanos);
             ingress.observe(done, durationNanos);

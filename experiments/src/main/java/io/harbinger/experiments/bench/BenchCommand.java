@@ -2,11 +2,13 @@ package io.harbinger.experiments.bench;
 
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import io.harbinger.experiments.stats.AnalysisReport;
+import io.harbinger.experiments.analysis.Analysis;
+import io.harbinger.experiments.analysis.Gates;
+import io.harbinger.experiments.analysis.ReportFormat;
+import io.harbinger.experiments.analysis.RunMetrics;
 import io.harbinger.experiments.stats.Criterion;
 import io.harbinger.experiments.stats.GateResult;
 import io.harbinger.experiments.stats.PercentileBootstrap;
-import io.harbinger.experiments.stats.RunMetrics;
 import io.harbinger.experiments.workload.Calibration;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.KernelCalibration;
@@ -70,7 +72,7 @@ import redis.clients.jedis.Jedis;
  * reference kernel costs (so their durations are the same on every machine), CPU handlers with the
  * kernels measured here. The arm order rotates per seed (offset = seed mod the number of arms) as
  * the reference's runner did, so no arm always runs first. Besides each arm's gate against its FIFO
- * baseline, the issue's targets for {@code rabbitmq-predictive} are judged as secondary criteria:
+ * baseline, the project's targets for {@code rabbitmq-predictive} are judged as secondary criteria:
  * mean at most -50% and short-class P50 at most -85% against {@code rabbitmq-fifo}, P99 at most
  * 1.25x, export max wait at most 2x, nothing lost, a lower mean than {@code rabbitmq-static-tuned},
  * and a mean change against FIFO at most 2 points short of {@code rabbitmq-oracle}'s (each when
@@ -88,9 +90,6 @@ public final class BenchCommand implements Callable<Integer> {
   static final int EXIT_LOST = 3;
 
   private static final long WARMUP_SEED = 1;
-
-  /** How far the adapter's mean change against FIFO may trail the oracle's: 2 points. */
-  static final double ORACLE_GAP_POINTS = 0.02;
 
   @Spec private CommandSpec spec;
 
@@ -170,7 +169,7 @@ public final class BenchCommand implements Callable<Integer> {
    * @param clock the clock of the default output directory's date
    * @return the command line
    */
-  static CommandLine command(String[] args, Clock clock) {
+  public static CommandLine command(String[] args, Clock clock) {
     return new CommandLine(new BenchCommand(args, clock))
         .setExecutionExceptionHandler(
             (e, cmd, parsed) -> {
@@ -209,7 +208,7 @@ public final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--arms must name at least one arm");
     }
     for (String a : armNames) {
-      Arms.byName(a);
+      BenchArms.byName(a);
     }
     List<Long> seedList = seeds == null ? p.seeds() : List.copyOf(new LinkedHashSet<>(seeds));
     if (seedList.isEmpty()) {
@@ -327,7 +326,7 @@ public final class BenchCommand implements Callable<Integer> {
   /**
    * Returns the warm-up workload: every arm runs it once, unrecorded, before the measured runs, so
    * that no measured run pays for class loading and JIT compilation (the first broker run of a cold
-   * JVM was seen at 40 times the latency of a warm one).
+   * JVM is much slower than a warm one).
    *
    * @param plan the plan
    * @return seed 1, 10 s of arrivals at rate scale 0.5, at the plan's time scale
@@ -415,7 +414,7 @@ public final class BenchCommand implements Callable<Integer> {
     for (String name : plan.arms()) {
       if (pending.stream().anyMatch(r -> r.startsWith(name + "-seed"))) {
         runner.run(
-            Arms.byName(name), Workload.generate(warmup, kernels), plan.handlers(), endpoints);
+            BenchArms.byName(name), Workload.generate(warmup, kernels), plan.handlers(), endpoints);
       }
     }
     List<String> losses = new ArrayList<>();
@@ -424,7 +423,7 @@ public final class BenchCommand implements Callable<Integer> {
       Workload workload = workloads.get(s);
       int offset = (int) Math.floorMod(seed, (long) plan.arms().size());
       for (int i = 0; i < plan.arms().size(); i++) {
-        Arm arm = Arms.byName(plan.arms().get((i + offset) % plan.arms().size()));
+        BenchArm arm = BenchArms.byName(plan.arms().get((i + offset) % plan.arms().size()));
         String runName = arm.name() + "-seed" + seed;
         if (complete.containsKey(runName)) {
           continue;
@@ -471,7 +470,7 @@ public final class BenchCommand implements Callable<Integer> {
       long seed;
       try {
         seed = Long.parseLong(runName.substring(at + "-seed".length()));
-        Arms.byName(armName);
+        BenchArms.byName(armName);
       } catch (IllegalArgumentException e) {
         continue;
       }
@@ -483,10 +482,10 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     List<RunRecord> runs = new ArrayList<>(complete.values());
-    AnalysisReport report =
-        AnalysisReport.analyse(
+    Analysis report =
+        Analysis.analyse(
             runs, PercentileBootstrap.defaults(), issueTargets(List.copyOf(analysedArms)));
-    report.write(plan.out());
+    ReportFormat.writeAll(report, plan.out());
     writeCommandFile(plan, versions, kernels, commit, started, clock.instant().toString(), reused);
     outWriter.printf(
         "wrote %d runs of %d arms to %s%n", runs.size(), analysedArms.size(), plan.out());
@@ -520,40 +519,13 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * Returns the issue's targets for {@code rabbitmq-predictive}, for the arms present.
+   * Returns the project's targets for {@code rabbitmq-predictive}, for the arms present.
    *
    * @param arms the arms of the run
-   * @return the criteria, empty when {@code rabbitmq-predictive} or {@code rabbitmq-fifo} is absent
+   * @return the criteria ({@link Gates#targets})
    */
   static List<Criterion> issueTargets(List<String> arms) {
-    String arm = "rabbitmq-predictive";
-    String fifo = "rabbitmq-fifo";
-    List<Criterion> out = new ArrayList<>();
-    if (!arms.contains(arm) || !arms.contains(fifo)) {
-      return out;
-    }
-    out.add(new Criterion.Improvement("T1", RunMetrics.MEAN_MS, arm, fifo, -0.50));
-    out.add(new Criterion.Improvement("T2", RunMetrics.SHORT_P50_MS, arm, fifo, -0.85));
-    out.add(
-        new Criterion.MaxRatio(
-            "T3", RunMetrics.P99_MS, arm, fifo, 1.25, java.util.OptionalDouble.empty()));
-    out.add(
-        new Criterion.MaxRatio(
-            "T4", RunMetrics.EXPORT_MAX_WAIT_MS, arm, fifo, 2.0, java.util.OptionalDouble.empty()));
-    out.add(
-        new Criterion.NoLostWork(
-            "T5",
-            arm,
-            List.of(RunMetrics.NOT_COMPLETED, RunMetrics.LOST, RunMetrics.SUBMIT_ERRORS)));
-    if (arms.contains("rabbitmq-static-tuned")) {
-      out.add(new Criterion.Reduction("T6", RunMetrics.MEAN_MS, arm, "rabbitmq-static-tuned"));
-    }
-    if (arms.contains("rabbitmq-oracle")) {
-      out.add(
-          new Criterion.GapToReference(
-              "T7", RunMetrics.MEAN_MS, arm, "rabbitmq-oracle", fifo, ORACLE_GAP_POINTS));
-    }
-    return out;
+    return Gates.targets(arms);
   }
 
   /** RabbitMQ's and Redis's versions, or null for those not needed. */
@@ -581,9 +553,9 @@ public final class BenchCommand implements Callable<Integer> {
     boolean rabbit = false;
     boolean redis = false;
     for (String name : arms) {
-      Arm.Backend b = Arms.byName(name).backend();
-      rabbit |= b == Arm.Backend.RABBITMQ;
-      redis |= b == Arm.Backend.REDIS;
+      BenchArm.Backend b = BenchArms.byName(name).backend();
+      rabbit |= b == BenchArm.Backend.RABBITMQ;
+      redis |= b == BenchArm.Backend.REDIS;
     }
     String rabbitVersion = null;
     String redisVersion = null;
@@ -737,7 +709,7 @@ public final class BenchCommand implements Callable<Integer> {
   static final class ArmNames implements Iterable<String> {
     @Override
     public java.util.Iterator<String> iterator() {
-      return Arms.names().iterator();
+      return BenchArms.names().iterator();
     }
   }
 }

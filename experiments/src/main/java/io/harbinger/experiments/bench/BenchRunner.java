@@ -24,9 +24,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Runs one workload through one arm and records every message.
  *
  * <p>Example: {@code new BenchRunner(Ticker.SYSTEM, Sleeper.SYSTEM, Duration.ofSeconds(60),
- * System.err).run(Arms.byName("rabbitmq-fifo"), workload, HandlerMode.SLEEP, endpoints)} starts the
- * arm's four workers, publishes every job at its planned time from one thread per service, waits
- * until all have completed (at most 60 s after the arrival window), and returns the run.
+ * System.err).run(BenchArms.byName("rabbitmq-fifo"), workload, HandlerMode.SLEEP, endpoints)}
+ * starts the arm's four workers, publishes every job at its planned time from one thread per
+ * service, waits until all have completed (at most 60 s after the arrival window), and returns the
+ * run.
  *
  * <p>Implementation notes: harbinger-reference sections 4.2-4.3. Five services publish on their own
  * thread and channel; each sleeps until origin + the job's arrival time (origin = start + 500 ms)
@@ -79,7 +80,7 @@ final class BenchRunner {
    * @return the run, one record per job
    * @throws Exception when the arm cannot start
    */
-  RunRecord run(Arm arm, Workload workload, HandlerMode mode, Endpoints endpoints)
+  RunRecord run(BenchArm arm, Workload workload, HandlerMode mode, Endpoints endpoints)
       throws Exception {
     Tracker tracker = new Tracker(workload.jobs(), mode.create(sleeper, ticker), ticker);
     Map<Service, List<Job>> byService = new EnumMap<>(Service.class);
@@ -92,11 +93,11 @@ final class BenchRunner {
     Set<Integer> deadLettered = new HashSet<>();
     long runStart = ticker.nanos();
     boolean allDone;
-    try (Arm.Session session = arm.open(endpoints, workload, tracker)) {
+    try (BenchArm.Session session = arm.open(endpoints, workload, tracker)) {
       long origin = ticker.nanos() + ORIGIN_DELAY_NANOS;
       List<Thread> publishers = new ArrayList<>();
       for (Map.Entry<Service, List<Job>> e : byService.entrySet()) {
-        Arm.Publisher publisher = session.publisher(e.getKey());
+        BenchArm.Publisher publisher = session.publisher(e.getKey());
         List<Job> jobs = e.getValue();
         publishers.add(
             Thread.ofPlatform()
@@ -147,7 +148,7 @@ final class BenchRunner {
   }
 
   private void publishAll(
-      Arm.Publisher publisher,
+      BenchArm.Publisher publisher,
       List<Job> jobs,
       long origin,
       Tracker tracker,

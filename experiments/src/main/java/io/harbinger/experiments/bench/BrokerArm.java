@@ -4,22 +4,24 @@ import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.harbinger.broker.ArmDefinition;
 import io.harbinger.broker.BrokerConfig;
 import io.harbinger.broker.BrokerServer;
 import io.harbinger.broker.DeadLetter;
 import io.harbinger.broker.MessageBroker;
+import io.harbinger.broker.Policy;
+import io.harbinger.broker.RunsOn;
 import io.harbinger.broker.client.BrokerConsumer;
 import io.harbinger.broker.client.BrokerProducer;
-import io.harbinger.broker.sched.AgingMode;
-import io.harbinger.broker.sched.Policy;
-import io.harbinger.broker.sched.SchedulerConfig;
-import io.harbinger.broker.sched.Selection;
 import io.harbinger.experiments.workload.Job;
 import io.harbinger.experiments.workload.Service;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
+import io.harbinger.scheduler.AgingMode;
+import io.harbinger.scheduler.SchedulerConfig;
+import io.harbinger.scheduler.Selection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -44,7 +46,7 @@ import java.util.concurrent.TimeUnit;
  * registers its own {@link BrokerProducer}. Every message carries the job type, the size hint and
  * the oracle tier header (which only the oracle policy reads).
  */
-final class BrokerArm implements Arm {
+final class BrokerArm implements BenchArm {
 
   private static final Duration PULL_TIMEOUT = Duration.ofMillis(200);
   private static final int DLQ_PAGE = 100;
@@ -57,16 +59,18 @@ final class BrokerArm implements Arm {
   /**
    * Creates an arm.
    *
-   * @param name the arm name
-   * @param policy the ingress policy
-   * @param selection strict or weighted (8, 3, 1) level selection
-   * @param aging the aging mode
+   * @param arm the registry's definition of an arm that runs on the broker: its policy, strict or
+   *     weighted (8, 3, 1) level selection and aging mode
    */
-  BrokerArm(String name, Policy policy, Selection selection, AgingMode aging) {
-    this.name = Objects.requireNonNull(name, "name");
-    this.policy = Objects.requireNonNull(policy, "policy");
-    this.selection = Objects.requireNonNull(selection, "selection");
-    this.aging = Objects.requireNonNull(aging, "aging");
+  BrokerArm(ArmDefinition arm) {
+    Objects.requireNonNull(arm, "arm");
+    if (arm.runsOn() != RunsOn.BROKER) {
+      throw new IllegalArgumentException("arm " + arm.name() + " does not run on the broker");
+    }
+    this.name = arm.name();
+    this.policy = arm.policy();
+    this.selection = arm.selection();
+    this.aging = arm.aging();
   }
 
   @Override

@@ -7,11 +7,13 @@ import com.rabbitmq.client.ConnectionFactory;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.harbinger.broker.ArmDefinition;
+import io.harbinger.broker.Policy;
+import io.harbinger.broker.RunsOn;
 import io.harbinger.experiments.levels.DecisionLog;
 import io.harbinger.experiments.levels.Placement;
 import io.harbinger.experiments.workload.Job;
 import io.harbinger.experiments.workload.Service;
-import io.harbinger.experiments.workload.StaticMap;
 import io.harbinger.experiments.workload.Workload;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Mode;
@@ -48,8 +50,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The RabbitMQ arms: FIFO, static priority, and Harbinger predictive or shadow through the wrapped
- * channel.
+ * The RabbitMQ arms: the producer takes each message's level from the arm's {@link Policy}: none
+ * (FIFO), a static job-type map, the oracle, the naive median, or Harbinger predictive (with or
+ * without {@code demoteUntrusted}), shadow or sidecar routing through the wrapped channel.
  *
  * <p>Implementation notes: rabbitmq-facts section 3.1 and rabbit-adapter/README.md. Each run
  * declares a fresh classic queue with a unique name (with {@code x-max-priority} for every arm but
@@ -65,68 +68,74 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the run's exchange, deleted afterwards) and routes the producers through a {@link SidecarRouter}
  * watching it over a real gRPC connection on the loopback interface; the consumers report as in the
  * predictive arm. The oracle and naive arms set the priority themselves from a {@link Placement}:
- * the oracle from each job's planned cost at the quantiles of the run's planned costs, the naive
- * median from the handler time of each successful delivery, timed around the worker on the consumer
- * thread. Every arm but FIFO records each message's level and reason in a {@link DecisionLog}
- * (predictive arms through a router that remembers, per publishing thread, the verdict the wrapped
- * channel just asked for), with the predictor's boundaries where it has them.
+ * the oracle from each job's planned cost at the quantiles of the run's planned costs (the tertiles
+ * for 3 levels, the quintiles for 5), the naive median from the handler time of each successful
+ * delivery, timed around the worker on the consumer thread. Every arm but FIFO records each
+ * message's level and reason in a {@link DecisionLog} (predictive arms through a router that
+ * remembers, per publishing thread, the verdict the wrapped channel just asked for), with the
+ * boundaries where the arm has them.
  */
-final class RabbitArm implements Arm {
-
-  /** How the arm sets priorities. */
-  enum Kind {
-    /** A plain classic queue, no priorities. */
-    FIFO,
-    /** A priority queue and a fixed job-type map. */
-    STATIC,
-    /** A priority queue and Harbinger's learned levels. */
-    PREDICTIVE,
-    /**
-     * A priority queue and Harbinger's learned levels with every untrusted key at the default level
-     * (seed paper section 3.5): the predictive arm without {@code demoteUntrusted}.
-     */
-    PAPER,
-    /** A priority queue, Harbinger learning and stamping but never setting the priority. */
-    SHADOW,
-    /**
-     * A priority queue and Harbinger's learned levels from a sidecar: the deployment of DESIGN.md,
-     * with the sidecar learning from the reports and pushing route tables over gRPC.
-     */
-    SIDECAR,
-    /** A priority queue and each job's planned cost at the quantiles of the run's planned costs. */
-    ORACLE,
-    /**
-     * A priority queue and each job type's median of its last 101 durations, no gates, at the
-     * quantiles of the run's planned costs.
-     */
-    NAIVE
-  }
+final class RabbitArm implements BenchArm {
 
   private final String name;
-  private final Kind kind;
+  private final Policy policy;
   private final int levels;
-  private final StaticMap map;
+  private final Map<String, Integer> map;
   private volatile DecisionLog lastDecisions;
 
   /**
    * Creates an arm.
    *
    * @param name the arm name
-   * @param kind how priorities are set
+   * @param policy where the producer takes the level from: {@link Policy#FIFO} (a plain classic
+   *     queue), a static map, {@link Policy#ORACLE} (the job's planned-cost tertile), {@link
+   *     Policy#NAIVE} (the naive median), {@link Policy#PREDICTIVE} (an embedded router), {@link
+   *     Policy#PREDICTIVE_PAPER} (the same, every untrusted key at the default level), {@link
+   *     Policy#SHADOW} (learning and stamping, never setting the priority) or {@link
+   *     Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
    * @param levels the levels, in [2, 10]; 3 for the static maps
-   * @param map the static map for {@link Kind#STATIC}, else null
+   * @param map the job-type map of a static policy, else null
    */
-  RabbitArm(String name, Kind kind, int levels, StaticMap map) {
+  RabbitArm(String name, Policy policy, int levels, Map<String, Integer> map) {
     this.name = Objects.requireNonNull(name, "name");
-    this.kind = Objects.requireNonNull(kind, "kind");
-    if (levels < PredictorConfig.MIN_LEVELS || levels > PredictorConfig.MAX_LEVELS) {
-      throw new IllegalArgumentException("levels must be in [2, 10]: " + levels);
+    this.policy = Objects.requireNonNull(policy, "policy");
+    PredictorConfig.checkLevels(levels);
+    if (!RunsOn.RABBITMQ.supports(policy)) {
+      throw new IllegalArgumentException("policy " + policy.label() + " does not run on RabbitMQ");
     }
-    if ((kind == Kind.STATIC) != (map != null)) {
+    if (isStatic(policy) != (map != null)) {
       throw new IllegalArgumentException("a static map is needed for, and only for, static arms");
     }
     this.levels = levels;
-    this.map = map;
+    this.map = map == null ? null : Map.copyOf(map);
+  }
+
+  /**
+   * Creates the arm of a registry definition.
+   *
+   * @param arm an arm that runs on RabbitMQ
+   * @return the arm
+   */
+  static RabbitArm of(ArmDefinition arm) {
+    return new RabbitArm(
+        arm.name(),
+        arm.policy(),
+        arm.levels(),
+        isStatic(arm.policy()) ? arm.policy().staticMap() : null);
+  }
+
+  private static boolean isStatic(Policy policy) {
+    return policy == Policy.STATIC_TUNED || policy == Policy.STATIC_MISCONFIGURED;
+  }
+
+  /**
+   * Returns the level a static arm's producer sets itself.
+   *
+   * @param job the job
+   * @return the level in [0, levels), or -1 when the arm is not static
+   */
+  int fixedLevel(Job job) {
+    return isStatic(policy) ? map.getOrDefault(job.type().wireName(), levels / 2) : -1;
   }
 
   @Override
@@ -141,7 +150,7 @@ final class RabbitArm implements Arm {
 
   @Override
   public Session open(Endpoints endpoints, double timeScale, Worker worker) throws Exception {
-    if (kind == Kind.ORACLE || kind == Kind.NAIVE) {
+    if (policy == Policy.ORACLE || policy == Policy.NAIVE) {
       throw new IllegalStateException(
           name + " places jobs by the run's planned costs: open it with the workload");
     }
@@ -183,37 +192,39 @@ final class RabbitArm implements Arm {
           "broker",
           "rabbitmq " + session.producers.getServerProperties().getOrDefault("version", "unknown"));
       session.attributes.put("queue", queue);
-      session.attributes.put("levels", Integer.toString(kind == Kind.FIFO ? 1 : levels));
+      session.attributes.put("levels", Integer.toString(policy == Policy.FIFO ? 1 : levels));
       try (Channel admin = session.producers.createChannel()) {
-        if (kind == Kind.FIFO) {
-          admin.queueDeclare(queue, false, false, false, Map.of());
+        if (policy == Policy.FIFO) {
+          admin.queueDeclare(queue, true, false, false, Map.of());
         } else {
           PriorityQueues.declare(admin, queue, levels);
         }
       }
       session.declared = true;
-      if (workload != null && kind != Kind.FIFO) {
+      if (workload != null && policy != Policy.FIFO) {
         session.decisions = new DecisionLog(workload.jobs(), levels);
         session.jobs = workload.jobs();
         lastDecisions = session.decisions;
       }
-      if (kind == Kind.ORACLE) {
+      if (policy == Policy.ORACLE) {
         session.placement = Placement.oracle(workload, levels);
-      } else if (kind == Kind.NAIVE) {
+      } else if (policy == Policy.NAIVE) {
         session.placement = Placement.naive(workload, levels);
-      } else if (kind == Kind.PREDICTIVE || kind == Kind.SHADOW || kind == Kind.PAPER) {
+      } else if (policy == Policy.PREDICTIVE
+          || policy == Policy.SHADOW
+          || policy == Policy.PREDICTIVE_PAPER) {
         HistogramPredictor predictor =
             new HistogramPredictor(
                 PredictorConfig.builder()
                     .levels(levels)
-                    .demoteUntrusted(kind != Kind.PAPER)
+                    .demoteUntrusted(policy != Policy.PREDICTIVE_PAPER)
                     .build(),
                 Ticker.SYSTEM,
                 Mode.PREDICTIVE);
         session.predictor = predictor;
         session.embedded = EmbeddedRouter.start(session.producers, predictor, exchange);
         session.router = session.embedded;
-      } else if (kind == Kind.SIDECAR) {
+      } else if (policy == Policy.SIDECAR) {
         SidecarConfig config = sidecarConfig(endpoints, exchange, unique);
         session.sidecarQueue = config.reportQueue();
         session.sidecar = Sidecar.start(config);
@@ -232,7 +243,7 @@ final class RabbitArm implements Arm {
           session.router = session.recorder;
         }
       }
-      Placement learner = kind == Kind.NAIVE ? session.placement : null;
+      Placement learner = policy == Policy.NAIVE ? session.placement : null;
       List<Job> jobs = session.jobs;
       for (int i = 0; i < BenchRunner.WORKERS; i++) {
         Channel raw = session.consumers.createChannel();
@@ -351,7 +362,10 @@ final class RabbitArm implements Arm {
               ? raw
               : PredictiveChannels.wrap(
                   raw,
-                  ChannelOptions.builder(user).router(router).shadow(kind == Kind.SHADOW).build());
+                  ChannelOptions.builder(user)
+                      .router(router)
+                      .shadow(policy == Policy.SHADOW)
+                      .build());
       synchronized (channels) {
         channels.add(channel);
       }
@@ -364,11 +378,11 @@ final class RabbitArm implements Arm {
 
     /** The level the arm itself sets, or null when the wrapped channel (or nobody) sets it. */
     private Placement.Decision decide(Job job) {
-      return switch (kind) {
-        case STATIC -> new Placement.Decision(map.level(job.type()), "static", Double.NaN);
-        case ORACLE, NAIVE -> placement.place(job, Ticker.SYSTEM.nanos());
-        case FIFO, PREDICTIVE, PAPER, SHADOW, SIDECAR -> null;
-      };
+      if (placement != null) {
+        return placement.place(job, Ticker.SYSTEM.nanos());
+      }
+      int level = fixedLevel(job);
+      return level < 0 ? null : new Placement.Decision(level, "static", Double.NaN);
     }
 
     private void record(Job job, Placement.Decision own) {
@@ -388,7 +402,7 @@ final class RabbitArm implements Arm {
         return;
       }
       Placement.Decision d = Placement.decision(p);
-      int level = kind == Kind.SHADOW ? p.predictedLevel() : p.level();
+      int level = policy == Policy.SHADOW ? p.predictedLevel() : p.level();
       decisions.record(job.seq(), now, level, d.reason(), d.estimateMillis());
       if (predictor != null) {
         predictor.boundaries().ifPresent(b -> decisions.boundaries(now, Placement.millis(b)));

@@ -21,13 +21,24 @@ import redis.clients.jedis.args.ListDirection;
  * message, and then removed from the processing list. Key names are unique per run and deleted
  * afterwards. Prefetch is 1 by construction: a worker holds one message at a time.
  */
-final class RedisFifoArm implements Arm {
+final class RedisFifoArm implements BenchArm {
 
   private static final double BLOCK_SECONDS = 0.2;
 
+  private final String name;
+
+  /**
+   * Creates the arm.
+   *
+   * @param name the arm's name in the registry
+   */
+  RedisFifoArm(String name) {
+    this.name = java.util.Objects.requireNonNull(name, "name");
+  }
+
   @Override
   public String name() {
-    return "redis-fifo";
+    return name;
   }
 
   @Override

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * #deliver}; every field is an atomic array slot per sequence number. {@link #deliver} blocks for
  * the handler's time.
  */
-final class Tracker implements Arm.Worker {
+final class Tracker implements BenchArm.Worker {
 
   private static final byte[] SEQ_PREFIX = "{\"seq\":".getBytes(StandardCharsets.US_ASCII);
 

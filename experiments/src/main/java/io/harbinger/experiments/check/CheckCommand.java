@@ -1,6 +1,7 @@
 package io.harbinger.experiments.check;
 
 import io.harbinger.experiments.sim.SimulatedWhatIf;
+import io.harbinger.experiments.sim.WhatIf;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.experiments.trace.TraceException;
 import io.harbinger.experiments.trace.TraceFormat;

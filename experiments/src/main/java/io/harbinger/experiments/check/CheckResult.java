@@ -1,5 +1,6 @@
 package io.harbinger.experiments.check;
 
+import io.harbinger.experiments.sim.WhatIf;
 import io.harbinger.experiments.trace.ReadReport;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -34,7 +35,7 @@ public record CheckResult(
     Spread spread,
     Replay replay,
     WhatIf.Result whatIf,
-    Verdict verdict,
+    Advice verdict,
     String reason) {
 
   /** Checks that no part is missing. */

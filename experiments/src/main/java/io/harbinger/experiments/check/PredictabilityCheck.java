@@ -1,6 +1,8 @@
 package io.harbinger.experiments.check;
 
+import io.harbinger.experiments.sim.WhatIf;
 import io.harbinger.experiments.trace.Trace;
+import io.harbinger.predictor.NearestRank;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,7 +30,7 @@ import java.util.Objects;
  * under a second), so a 0 s job does not produce an infinite error. The within-key spread is each
  * routable key's history p99 / p50, summarised by quantiles weighted by the key's history jobs.
  *
- * <p>Verdict rules. Predictions <em>help</em> when the per-key tier accuracy beats the global
+ * <p>Advice rules. Predictions <em>help</em> when the per-key tier accuracy beats the global
  * median's by at least 10 points and the per-key median |log2 error| is below 1 (a typical error
  * under a factor of 2). <em>Coverage</em> is the smaller of the routable share and the share of
  * held-out jobs the real predictor routed in the replay (which adds staleness and spread). "Turn it
@@ -235,13 +237,13 @@ public final class PredictabilityCheck {
     double coverageShare = Math.min(coverage.routableShare(), replay.predictedShare());
     boolean helps =
         rows > 0 && gain >= MIN_TIER_GAIN && perKey.medianAbsLog2Error() < MAX_MEDIAN_LOG2_ERROR;
-    Verdict verdict;
+    Advice verdict;
     if (helps && coverageShare >= TURN_ON_COVERAGE) {
-      verdict = Verdict.TURN_IT_ON;
+      verdict = Advice.TURN_IT_ON;
     } else if (helps && coverageShare >= SHADOW_COVERAGE) {
-      verdict = Verdict.SHADOW_ONLY;
+      verdict = Advice.SHADOW_ONLY;
     } else {
-      verdict = Verdict.NOT_USEFUL;
+      verdict = Advice.NOT_USEFUL;
     }
     String reason = reason(verdict, rows, gain, perKey, coverage, replay, coverageShare);
     return new CheckResult(
@@ -260,7 +262,7 @@ public final class PredictabilityCheck {
   }
 
   private static String reason(
-      Verdict verdict,
+      Advice verdict,
       int rows,
       double gain,
       CheckResult.Accuracy perKey,
@@ -370,8 +372,7 @@ public final class PredictabilityCheck {
   static double nearestRank(double[] sorted, int from, int to, double q) {
     int count = to - from;
     assert count > 0;
-    int rank = (int) Math.ceil(q * count - 1e-9);
-    return sorted[from + Math.max(0, Math.min(count - 1, rank - 1))];
+    return sorted[from + NearestRank.index(count, q * 100)];
   }
 
   static int tier(double durationNanos, double tier1, double tier2) {

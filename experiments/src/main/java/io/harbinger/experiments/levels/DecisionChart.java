@@ -1,6 +1,6 @@
 package io.harbinger.experiments.levels;
 
-import io.harbinger.experiments.stats.Svg;
+import io.harbinger.experiments.analysis.Svg;
 import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.Phase;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.harbinger.experiments.levels;
 
-import io.harbinger.experiments.stats.RunMetrics;
+import io.harbinger.experiments.analysis.RunMetrics;
 import io.harbinger.experiments.workload.Calibration;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.Job;

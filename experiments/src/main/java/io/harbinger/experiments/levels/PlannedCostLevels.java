@@ -2,6 +2,7 @@ package io.harbinger.experiments.levels;
 
 import io.harbinger.experiments.workload.Job;
 import io.harbinger.experiments.workload.Workload;
+import io.harbinger.predictor.NearestRank;
 import io.harbinger.predictor.PredictorConfig;
 import java.util.Arrays;
 
@@ -32,9 +33,7 @@ public final class PlannedCostLevels {
    * @return the cuts
    */
   public static PlannedCostLevels of(Workload workload, int levels) {
-    if (levels < PredictorConfig.MIN_LEVELS || levels > PredictorConfig.MAX_LEVELS) {
-      throw new IllegalArgumentException("levels must be in [2, 10]: " + levels);
-    }
+    PredictorConfig.checkLevels(levels);
     double[] planned = workload.jobs().stream().mapToDouble(Job::plannedMillis).toArray();
     if (planned.length == 0) {
       throw new IllegalArgumentException("workload must have at least one job: 0");
@@ -42,8 +41,7 @@ public final class PlannedCostLevels {
     Arrays.sort(planned);
     double[] cuts = new double[levels - 1];
     for (int j = 1; j < levels; j++) {
-      int index = Math.max(0, (int) Math.ceil(planned.length * (double) j / levels) - 1);
-      cuts[j - 1] = planned[index];
+      cuts[j - 1] = NearestRank.of(planned, 100.0 * j / levels);
     }
     return new PlannedCostLevels(cuts);
   }

@@ -1,5 +1,6 @@
 package io.harbinger.experiments.sim;
 
+import io.harbinger.broker.ArmDefinition;
 import io.harbinger.predictor.Outcome;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -15,7 +16,7 @@ import java.util.Map;
 public final class SimRun {
 
   private final SimInput input;
-  private final Arm arm;
+  private final ArmDefinition arm;
   private final long[] startNanos;
   private final long[] endNanos;
   private final long[] outcomes;
@@ -23,7 +24,7 @@ public final class SimRun {
 
   SimRun(
       SimInput input,
-      Arm arm,
+      ArmDefinition arm,
       long[] startNanos,
       long[] endNanos,
       long[] outcomes,
@@ -42,7 +43,7 @@ public final class SimRun {
   }
 
   /** Returns the arm simulated. */
-  public Arm arm() {
+  public ArmDefinition arm() {
     return arm;
   }
 
@@ -118,7 +119,7 @@ public final class SimRun {
    * @return in [0, 1], or NaN for arms without a predictor
    */
   public double predictedShare() {
-    if (!arm.routing().predictive()) {
+    if (!arm.policy().needsPredictor()) {
       return Double.NaN;
     }
     return (double) outcomes[Outcome.PREDICTED.ordinal()] / startNanos.length;
@@ -127,7 +128,7 @@ public final class SimRun {
   @Override
   public String toString() {
     return "SimRun["
-        + arm.label()
+        + arm.name()
         + ", "
         + startNanos.length
         + " jobs, outcomes "

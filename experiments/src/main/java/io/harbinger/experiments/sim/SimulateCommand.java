@@ -1,5 +1,7 @@
 package io.harbinger.experiments.sim;
 
+import io.harbinger.broker.ArmDefinition;
+import io.harbinger.broker.Arms;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.experiments.trace.TraceException;
 import io.harbinger.experiments.trace.TraceFormat;
@@ -127,10 +129,10 @@ public final class SimulateCommand implements Callable<Integer> {
     if (!(historyFraction > 0 && historyFraction < 1)) {
       throw bad("--history-fraction must be in (0, 1): " + historyFraction);
     }
-    List<Arm> arms = new ArrayList<>();
+    List<ArmDefinition> arms = new ArrayList<>();
     for (String name : armNames) {
       try {
-        arms.add(Arm.parse(name));
+        arms.add(Arms.simulated(name));
       } catch (IllegalArgumentException e) {
         throw bad("--arms: " + e.getMessage());
       }
@@ -167,19 +169,25 @@ public final class SimulateCommand implements Callable<Integer> {
         err.flush();
         return 1;
       }
-      SimulationReport report = SimulationReport.run(input, arms, seed, command);
+      SimulationReport report = Simulations.run(input, arms, seed, command);
       if (json) {
-        jsonReports.add(report.json().strip());
+        jsonReports.add(SimulationFormat.JSON.render(report).strip());
       } else {
-        stdout.print(report.text());
+        stdout.print(SimulationFormat.MARKDOWN.render(report));
         stdout.flush();
       }
       if (out != null) {
         Path dir = out.resolve(String.format(Locale.ROOT, "load-%.2f", load));
         try {
           Files.createDirectories(dir);
-          Files.writeString(dir.resolve("table.md"), report.text(), StandardCharsets.UTF_8);
-          Files.writeString(dir.resolve("summary.json"), report.json(), StandardCharsets.UTF_8);
+          Files.writeString(
+              dir.resolve("table.md"),
+              SimulationFormat.MARKDOWN.render(report),
+              StandardCharsets.UTF_8);
+          Files.writeString(
+              dir.resolve("summary.json"),
+              SimulationFormat.JSON.render(report),
+              StandardCharsets.UTF_8);
         } catch (IOException e) {
           err.println("harbinger simulate: cannot write " + dir + ": " + e.getMessage());
           err.flush();

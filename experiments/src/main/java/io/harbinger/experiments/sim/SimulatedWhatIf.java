@@ -1,6 +1,6 @@
 package io.harbinger.experiments.sim;
 
-import io.harbinger.experiments.check.WhatIf;
+import io.harbinger.broker.Arms;
 import io.harbinger.experiments.trace.Trace;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,9 +61,9 @@ public final class SimulatedWhatIf implements WhatIf {
     }
     List<Cell> cells = new ArrayList<>();
     for (SimInput input : List.of(own, standard)) {
-      double fifo = meanLatencyNanos(Simulator.run(input, Arm.parse("fifo"), 0));
+      double fifo = meanLatencyNanos(Simulator.run(input, Arms.simulated("fifo"), 0));
       for (String arm : ARMS) {
-        double mean = meanLatencyNanos(Simulator.run(input, Arm.parse(arm), 0));
+        double mean = meanLatencyNanos(Simulator.run(input, Arms.simulated(arm), 0));
         cells.add(new Cell(arm, input.load(), mean / fifo - 1));
       }
     }

@@ -1,15 +1,24 @@
 package io.harbinger.experiments.sim;
 
-import io.harbinger.broker.sched.Job;
-import io.harbinger.broker.sched.LevelScheduler;
-import io.harbinger.broker.sched.SchedulerConfig;
+import io.harbinger.broker.ArmDefinition;
+import io.harbinger.broker.Arms;
+import io.harbinger.broker.Policy;
+import io.harbinger.broker.RunsOn;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.ManualTicker;
 import io.harbinger.predictor.Mode;
-import io.harbinger.predictor.Prediction;
+import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.PredictorConfig;
-import io.harbinger.predictor.Ticker;
+import io.harbinger.scheduler.AgingMode;
+import io.harbinger.scheduler.IngressPolicy;
+import io.harbinger.scheduler.LevelScheduler;
+import io.harbinger.scheduler.PredictiveIngress;
+import io.harbinger.scheduler.QueuedJob;
+import io.harbinger.scheduler.SchedulerConfig;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -18,15 +27,17 @@ import java.util.SplittableRandom;
  * the predictor driven by simulated time.
  *
  * <p>Example: {@code Simulator.run(SimInput.atLoad(trace, trace.size() / 2, 64, 0.8),
- * Arm.parse("predictive_warm+weights"), 2026)} warms a predictor on the first half, then replays
- * the second half at load 0.8 on 64 workers with weights 8:3:1 and pausing aging.
+ * Arms.simulated("predictive_warm+weights"), 2026)} warms a predictor on the first half, then
+ * replays the second half at load 0.8 on 64 workers with weights 8:3:1 and pausing aging.
  *
  * <p>Implementation notes (reference section 5.3, seed paper section 5.6). The next event is the
  * earliest of a completion, an arrival and an aging tick; on equal times a completion goes first,
  * then an arrival, then the tick. After every event idle workers take jobs from the scheduler until
  * it is empty or no worker is idle. Aging ticks fall on multiples of the aging interval (0.5 s)
- * while anything waits. The predictor predicts at arrival and learns at completion; a trusted
- * estimate becomes the job's cost for weighted selection, as in the broker's ingress. {@code
+ * while anything waits. Jobs are placed by the scheduling core's own ingress policies, as in the
+ * broker: the predictor predicts at arrival and learns at completion through {@link
+ * PredictiveIngress}, whose trusted estimate becomes the job's cost for weighted selection; the
+ * static maps are keyed by the trace's key; the oracle reads the job's true tier. {@code
  * predictive_warm} first observes every history row at its simulated (negative) arrival time.
  * Workers are a binary heap of end times; ties between completions go to the lower job index, so a
  * run is a pure function of its input, arm and seed. There are 3 levels and the default level is 1.
@@ -44,13 +55,17 @@ public final class Simulator {
    * Runs one arm.
    *
    * @param input the prepared trace
-   * @param arm the arm
+   * @param arm a simulator arm ({@link Arms#simulated})
    * @param seed the seed of {@code static_random}'s levels
    * @return each evaluation job's start and end
+   * @throws IllegalArgumentException for an arm that does not run on the simulator
    */
-  public static SimRun run(SimInput input, Arm arm, long seed) {
+  public static SimRun run(SimInput input, ArmDefinition arm, long seed) {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(arm, "arm");
+    if (arm.runsOn() != RunsOn.SIMULATOR) {
+      throw new IllegalArgumentException("arm " + arm.name() + " does not run on the simulator");
+    }
     return new Engine(input, arm, seed).run();
   }
 
@@ -62,40 +77,29 @@ public final class Simulator {
    * @param arm the selection and aging (its routing is ignored)
    * @return each evaluation job's start and end
    */
-  static SimRun runFixed(SimInput input, int[] levels, Arm arm) {
+  static SimRun runFixed(SimInput input, int[] levels, ArmDefinition arm) {
     Engine e = new Engine(input, arm, 0);
     e.fixedLevels = levels;
     return e.run();
   }
 
-  private static final class SimJob extends Job {
+  private static final class SimJob extends QueuedJob {
     final int index;
 
-    SimJob(String key, long sizeHint, int index) {
-      super(key, "", sizeHint, -1);
+    SimJob(String key, long sizeHint, int oracleTier, int index) {
+      super(key, key, sizeHint, oracleTier);
       this.index = index;
-    }
-  }
-
-  private static final class Clock implements Ticker {
-    long nowNanos;
-
-    @Override
-    public long nanos() {
-      return nowNanos;
     }
   }
 
   private static final class Engine {
     private final SimInput input;
-    private final Arm arm;
+    private final ArmDefinition arm;
     private final long seed;
-    private final Clock clock = new Clock();
+    private final ManualTicker clock = new ManualTicker();
     private int[] fixedLevels;
-    private HistogramPredictor predictor;
-    private final long[] outcomes = new long[io.harbinger.predictor.Outcome.values().length];
 
-    Engine(SimInput input, Arm arm, long seed) {
+    Engine(SimInput input, ArmDefinition arm, long seed) {
       this.input = input;
       this.arm = arm;
       this.seed = seed;
@@ -107,20 +111,10 @@ public final class Simulator {
       int n = input.evaluationJobs();
       SchedulerConfig config =
           SchedulerConfig.defaults().withSelection(arm.selection()).withAging(arm.aging());
-      LevelScheduler scheduler =
-          new LevelScheduler(config.levels(), config.newSelector(), config.newAging(), clock);
-      int[] keyLevels = fixedLevels == null ? keyLevels() : null;
-      if (arm.routing().predictive() && fixedLevels == null) {
-        predictor = new HistogramPredictor(PredictorConfig.defaults(), clock, Mode.PREDICTIVE);
-        if (arm.routing() == Arm.Routing.PREDICTIVE_WARM) {
-          for (int i = 0; i < history; i++) {
-            clock.nowNanos = input.simulatedNanos(trace.arrivalNanos(i));
-            predictor.observe(trace.key(i), trace.sizeHint(i), trace.durationNanos(i));
-          }
-        }
-      }
-      boolean oracle = fixedLevels == null && arm.routing() == Arm.Routing.ORACLE;
-      boolean aging = arm.aging() != io.harbinger.broker.sched.AgingMode.NONE;
+      LevelScheduler scheduler = config.newScheduler(clock);
+      IngressPolicy ingress = fixedLevels == null ? ingress() : fixed(fixedLevels);
+      boolean oracle = fixedLevels == null && arm.policy() == Policy.ORACLE;
+      boolean aging = arm.aging() != AgingMode.NONE;
       long intervalNanos = config.agingInterval().toNanos();
       int workers = input.workers();
       long[] heapEnd = new long[workers];
@@ -131,12 +125,12 @@ public final class Simulator {
       long promotions = 0;
       long nextTick = Long.MAX_VALUE;
       int next = 0;
-      clock.nowNanos = n == 0 ? 0 : Math.min(0, input.arrivalNanos(0));
+      clock.set(n == 0 ? 0 : Math.min(0, input.arrivalNanos(0)));
       while (next < n || busy > 0) {
         long tc = busy > 0 ? heapEnd[0] : Long.MAX_VALUE;
         long ta = next < n ? input.arrivalNanos(next) : Long.MAX_VALUE;
         if (tc <= ta && tc <= nextTick) {
-          clock.nowNanos = tc;
+          clock.set(tc);
           SimJob job = heapJob[0];
           busy--;
           heapEnd[0] = heapEnd[busy];
@@ -145,40 +139,21 @@ public final class Simulator {
           siftDown(heapEnd, heapJob, busy, 0);
           double duration = trace.durationNanos(history + job.index);
           scheduler.completed(job, duration);
-          if (predictor != null) {
-            predictor.observe(job.key(), job.sizeHint(), duration);
-            if (job.predictedLevel() >= 0) {
-              predictor.score(job.predictedLevel(), job.estimateNanos(), duration);
-            }
-          }
+          ingress.observe(job, duration);
         } else if (ta <= nextTick) {
-          clock.nowNanos = ta;
+          clock.set(ta);
           int t = history + next;
-          SimJob job = new SimJob(trace.key(t), trace.sizeHint(t), next);
-          if (fixedLevels != null) {
-            job.place(fixedLevels[next]);
-          } else if (predictor != null) {
-            Prediction p = predictor.predict(job.key(), job.sizeHint());
-            outcomes[p.outcome().ordinal()]++;
-            job.recordPrediction(p.predictedLevel(), p.estimateNanos());
-            if (p.isPredicted() && p.level() == p.predictedLevel()) {
-              job.place(p.level(), p.estimateNanos());
-            } else {
-              job.place(p.level());
-            }
-          } else if (oracle) {
-            job.place(input.tierOf(trace.durationNanos(t)));
-          } else {
-            job.place(keyLevels[trace.keyId(t)]);
-          }
+          int tier = oracle ? input.tierOf(trace.durationNanos(t)) : -1;
+          SimJob job = new SimJob(trace.key(t), trace.sizeHint(t), tier, next);
+          ingress.route(job);
           scheduler.submit(job);
           next++;
         } else {
-          clock.nowNanos = nextTick;
+          clock.set(nextTick);
           promotions += scheduler.age();
           nextTick += intervalNanos;
         }
-        long now = clock.nowNanos;
+        long now = clock.nanos();
         while (busy < workers) {
           SimJob job = (SimJob) scheduler.poll();
           if (job == null) {
@@ -201,14 +176,56 @@ public final class Simulator {
       if (scheduler.size() != 0) {
         throw new IllegalStateException("jobs left waiting at the end: " + scheduler.size());
       }
+      long[] outcomes =
+          ingress instanceof PredictiveIngress p ? p.outcomes() : new long[Outcome.values().length];
       return new SimRun(input, arm, start, end, outcomes, promotions);
     }
 
-    /** Returns each key's level for FIFO and the static maps. */
-    private int[] keyLevels() {
+    /** Returns the arm's ingress: the predictor's, a static map by key, the oracle or FIFO. */
+    private IngressPolicy ingress() {
+      String name = arm.name();
+      return switch (arm.policy()) {
+        case PREDICTIVE, PREDICTIVE_WARM -> {
+          HistogramPredictor predictor =
+              new HistogramPredictor(PredictorConfig.defaults(), clock, Mode.PREDICTIVE);
+          if (arm.policy() == Policy.PREDICTIVE_WARM) {
+            Trace trace = input.trace();
+            for (int i = 0; i < input.historyJobs(); i++) {
+              clock.set(input.simulatedNanos(trace.arrivalNanos(i)));
+              predictor.observe(trace.key(i), trace.sizeHint(i), trace.durationNanos(i));
+            }
+          }
+          yield IngressPolicy.predictive(name, predictor);
+        }
+        case ORACLE -> IngressPolicy.oracle(name, LEVELS);
+        case STATIC_HISTORY, STATIC_RANDOM -> IngressPolicy.staticMap(name, LEVELS, keyLevels());
+        case FIFO -> IngressPolicy.fixed(name, 0);
+        default ->
+            throw new IllegalArgumentException(
+                "policy " + arm.policy().label() + " does not run on the simulator");
+      };
+    }
+
+    /** Returns an ingress that places each evaluation job at a given level. */
+    private static IngressPolicy fixed(int[] levels) {
+      return new IngressPolicy() {
+        @Override
+        public String name() {
+          return "fixed";
+        }
+
+        @Override
+        public void route(QueuedJob job) {
+          job.place(levels[((SimJob) job).index]);
+        }
+      };
+    }
+
+    /** Returns each key's level for the static maps, by key. */
+    private Map<String, Integer> keyLevels() {
       Trace trace = input.trace();
       int[] levels = new int[trace.keyCount()];
-      switch (arm.routing()) {
+      switch (arm.policy()) {
         case STATIC_HISTORY -> {
           int history = input.historyJobs();
           int[] counts = new int[trace.keyCount()];
@@ -240,9 +257,13 @@ public final class Simulator {
             levels[k] = rng.nextInt(LEVELS);
           }
         }
-        default -> {}
+        default -> throw new IllegalStateException("not a static policy: " + arm.policy());
       }
-      return levels;
+      Map<String, Integer> byKey = new HashMap<>();
+      for (int k = 0; k < levels.length; k++) {
+        byKey.put(trace.keyName(k), levels[k]);
+      }
+      return byKey;
     }
   }
 

@@ -1,5 +1,7 @@
 package io.harbinger.experiments.sim;
 
+import io.harbinger.broker.ArmDefinition;
+import io.harbinger.broker.Arms;
 import io.harbinger.experiments.trace.ReadReport;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.experiments.trace.TraceBuilder;
@@ -21,8 +23,8 @@ import picocli.CommandLine.Option;
 /**
  * Simulates the arrivals and handler durations of recorded wall-clock runs and compares the
  * simulated change in mean latency with the measured one: how far the simulator's answer is from
- * the real broker's (issue "Simulator", part 4; seed paper section 5.6 found its simulator
- * overstated the gain by about 41% with CPU-burning handlers).
+ * the real broker's (seed paper section 5.6 found its simulator overstated the gain by about 41%
+ * with CPU-burning handlers).
  *
  * <p>For each seed with both runs under {@code BENCH/runs/}, the baseline run's completed messages
  * become a trace (arrival = submit time, duration = the handler time of the successful attempt, key
@@ -73,7 +75,7 @@ public final class SimulatorGap implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Arm treatment = Arm.parse(simArm);
+    ArmDefinition treatment = Arms.simulated(simArm);
     Path runs = bench.resolve("runs");
     List<String> rows = new ArrayList<>();
     double sumMeasured = 0;
@@ -94,7 +96,7 @@ public final class SimulatorGap implements Callable<Integer> {
         RunRecord measuredArm = RunRecords.read(treated);
         double measured = meanLatency(measuredArm) / meanLatency(base) - 1;
         SimInput input = SimInput.atOwnLoad(trace(base), 1, workers);
-        SimRun fifo = Simulator.run(input, Arm.parse("fifo"), Long.parseLong(seed));
+        SimRun fifo = Simulator.run(input, Arms.simulated("fifo"), Long.parseLong(seed));
         SimRun sim = Simulator.run(input, treatment, Long.parseLong(seed));
         double simulated = meanLatency(sim) / meanLatency(fifo) - 1;
         rows.add(

@@ -1,5 +1,7 @@
 package io.harbinger.experiments.sim;
 
+import io.harbinger.broker.ArmDefinition;
+import io.harbinger.broker.Arms;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.experiments.trace.TraceException;
 import io.harbinger.experiments.trace.TraceFormat;
@@ -40,7 +42,7 @@ public final class SpeedMain {
     for (String name :
         List.of(
             "fifo", "oracle", "predictive_cold", "predictive_warm", "predictive_warm+weights")) {
-      Arm arm = Arm.parse(name);
+      ArmDefinition arm = Arms.simulated(name);
       Simulator.run(input, arm, 1);
       double[] rates = new double[repeats];
       for (int r = 0; r < repeats; r++) {
@@ -52,7 +54,7 @@ public final class SpeedMain {
       System.out.printf(
           Locale.ROOT,
           "%-32s best %,12.0f jobs/s   median %,12.0f jobs/s%n",
-          arm.label(),
+          arm.name(),
           rates[repeats - 1],
           rates[repeats / 2]);
     }

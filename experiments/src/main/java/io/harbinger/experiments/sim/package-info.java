@@ -1,14 +1,17 @@
 /**
  * The discrete-event simulator and trace replay behind {@code ./harbinger simulate}: non-preemptive
- * workers fed by the broker's scheduling core ({@code io.harbinger.broker.sched}) and Harbinger's
+ * workers fed by the broker's scheduling core ({@code io.harbinger.scheduler}) and Harbinger's
  * predictor, both on simulated time.
  *
  * <p>Public API: {@link io.harbinger.experiments.sim.SimInput} (a trace split into history and
- * evaluation, compressed to a load), {@link io.harbinger.experiments.sim.Arm} (the arms and their
- * suffixes), {@link io.harbinger.experiments.sim.Simulator} (one run) giving a {@link
+ * evaluation, compressed to a load), {@link io.harbinger.experiments.sim.Simulator} (one run of a
+ * simulator arm of the registry, {@code io.harbinger.broker.Arms#simulated}) giving a {@link
  * io.harbinger.experiments.sim.SimRun}, {@link io.harbinger.experiments.sim.WindowStats} (metrics
- * per window), {@link io.harbinger.experiments.sim.SimulationReport} (arms, windows and gates A and
- * B at one load), {@link io.harbinger.experiments.sim.SimulateCommand} (the command line), {@link
+ * per window), {@link io.harbinger.experiments.sim.Simulations} (runs the arms of one load into an
+ * immutable {@link io.harbinger.experiments.sim.SimulationReport}: arms, windows and gates A and
+ * B), {@link io.harbinger.experiments.sim.SimulationFormat} (its Markdown and JSON reporters),
+ * {@link io.harbinger.experiments.sim.WhatIf} (what a simulation says of a history), {@link
+ * io.harbinger.experiments.sim.SimulateCommand} (the command line), {@link
  * io.harbinger.experiments.sim.SimulatedWhatIf} (the check's what-if) and {@link
  * io.harbinger.experiments.sim.SpeedMain} (the speed measurement).
  *

@@ -298,11 +298,25 @@ public final class Gate {
     };
   }
 
-  static String pct(double fraction) {
+  /**
+   * Formats a fraction as a signed percentage with one decimal, e.g. {@code -0.153} as {@code
+   * -15.3%}.
+   *
+   * @param fraction the fraction
+   * @return the text
+   */
+  public static String pct(double fraction) {
     return String.format(Locale.ROOT, "%+.1f%%", fraction * 100);
   }
 
-  static String format(Double value) {
+  /**
+   * Formats a number with at most three decimals and no trailing zeros, e.g. {@code 1.250} as
+   * {@code 1.25}.
+   *
+   * @param value the number, or null
+   * @return the text, {@code missing} for null
+   */
+  public static String format(Double value) {
     if (value == null) {
       return "missing";
     }

@@ -1,19 +1,20 @@
 package io.harbinger.experiments.stats;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The ordinary (i.i.d.) percentile bootstrap of a mean.
+ * The ordinary (i.i.d.) percentile bootstrap of a mean: the moving-block bootstrap with blocks of
+ * one value.
  *
  * <p>Example: with the defaults (10,000 resamples, seed 2026, 95%), the per-seed deltas {@code
  * [-0.30, -0.25, -0.28, -0.31, -0.26]} give the point {@code -0.28} and an interval inside {@code
  * [-0.31, -0.25]}: every resampled mean lies between the smallest and largest value.
  *
  * <p>Implementation notes: harbinger-reference section 6.1. Each resample draws n values with
- * replacement and takes their mean; the 10,000 means are sorted; the interval is {@code
- * sorted[250]} to {@code sorted[9749]}; the point is the plain mean. The original draws with
+ * replacement and takes their mean ({@link MovingBlockBootstrap} with block length 1 draws exactly
+ * that, in the same order from the same generator); the 10,000 means are sorted; the interval is
+ * {@code sorted[250]} to {@code sorted[9749]}; the point is the plain mean. The original draws with
  * Python's {@code random.Random(2026).choices}; this class draws with {@link SplittableRandom}
  * seeded by the same number, so its intervals are deterministic but not bit-identical to the
  * original's (they agree to the precision the resampling itself allows).
@@ -34,7 +35,7 @@ public final class PercentileBootstrap implements Bootstrap {
 
   private final int resamples;
   private final long seed;
-  private final double confidence;
+  private final MovingBlockBootstrap blocksOfOne;
 
   /**
    * Creates a bootstrap.
@@ -47,7 +48,7 @@ public final class PercentileBootstrap implements Bootstrap {
     Bootstrap.checkParameters(resamples, confidence);
     this.resamples = resamples;
     this.seed = seed;
-    this.confidence = confidence;
+    this.blocksOfOne = new MovingBlockBootstrap(1, resamples, seed, confidence);
   }
 
   /**
@@ -61,23 +62,7 @@ public final class PercentileBootstrap implements Bootstrap {
 
   @Override
   public Interval meanInterval(List<Double> values) {
-    double[] sample = Bootstrap.checkedValues(values);
-    int n = sample.length;
-    SplittableRandom random = new SplittableRandom(seed);
-    double[] means = new double[resamples];
-    for (int r = 0; r < resamples; r++) {
-      double sum = 0;
-      for (int i = 0; i < n; i++) {
-        sum += sample[random.nextInt(n)];
-      }
-      means[r] = sum / n;
-    }
-    Arrays.sort(means);
-    return new Interval(
-        Percentiles.mean(sample),
-        means[Bootstrap.lowIndex(resamples, confidence)],
-        means[Bootstrap.highIndex(resamples, confidence)],
-        n);
+    return blocksOfOne.meanInterval(values);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.harbinger.experiments.stats;
 
+import io.harbinger.predictor.NearestRank;
 import java.util.Arrays;
 import java.util.Collection;
 
@@ -67,9 +68,7 @@ public final class Percentiles {
    * @return {@code max(0, ceil(n * percent / 100) - 1)}
    */
   static int rankIndex(int n, double percent) {
-    int index = (int) Math.ceil(n * percent / 100.0) - 1;
-    assert index < n : "rank index " + index + " out of " + n;
-    return Math.max(0, index);
+    return NearestRank.index(n, percent);
   }
 
   /**
@@ -99,7 +98,14 @@ public final class Percentiles {
     return mean(toArray(values));
   }
 
-  static double[] toArray(Collection<? extends Number> values) {
+  /**
+   * Copies numbers into an array.
+   *
+   * @param values the numbers, no nulls
+   * @return the array, in iteration order
+   * @throws NullPointerException naming the index of a null
+   */
+  public static double[] toArray(Collection<? extends Number> values) {
     double[] out = new double[values.size()];
     int i = 0;
     for (Number n : values) {

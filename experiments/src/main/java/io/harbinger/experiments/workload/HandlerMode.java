@@ -29,10 +29,7 @@ public enum HandlerMode {
   public Handler create(Sleeper sleeper, Ticker ticker) {
     Objects.requireNonNull(sleeper, "sleeper");
     Objects.requireNonNull(ticker, "ticker");
-    return switch (this) {
-      case CPU -> new CpuHandler(sleeper, ticker);
-      case SLEEP -> new SleepHandler(sleeper, ticker);
-    };
+    return new ModeHandler(this, sleeper, ticker);
   }
 
   /**
@@ -63,41 +60,28 @@ public enum HandlerMode {
     return Math.round(millis * 1e6);
   }
 
-  /** Real kernels plus sleeps. */
-  private static final class CpuHandler implements Handler {
-    private final Sleeper sleeper;
-    private final Ticker ticker;
-
-    CpuHandler(Sleeper sleeper, Ticker ticker) {
-      this.sleeper = sleeper;
-      this.ticker = ticker;
-    }
-
-    @Override
-    public AttemptResult handle(Job job, int attempt) throws InterruptedException {
-      checkAttempt(attempt);
-      long start = ticker.nanos();
-      if (attempt == 1 && job.failsFirstAttempt()) {
-        sleeper.sleep(millisToNanos(job.failedAttemptMillis()));
-        return new AttemptResult(false, Math.max(0, ticker.nanos() - start));
+  /**
+   * Runs this mode's work for a successful attempt: the kernel and the I/O sleep, or one sleep of
+   * the planned duration.
+   */
+  private void work(Job job, Sleeper sleeper) throws InterruptedException {
+    switch (this) {
+      case CPU -> {
+        Sink.consume(job.type().kernel().run(job.units(), job.seq()));
+        sleeper.sleep(millisToNanos(job.sleepMillis()));
       }
-      Sink.consume(job.type().kernel().run(job.units(), job.seq()));
-      sleeper.sleep(millisToNanos(job.sleepMillis()));
-      return new AttemptResult(true, Math.max(0, ticker.nanos() - start));
-    }
-
-    @Override
-    public String toString() {
-      return "cpu";
+      case SLEEP -> sleeper.sleep(millisToNanos(job.cpuMillis() + job.sleepMillis()));
     }
   }
 
-  /** Sleeps the planned duration. */
-  private static final class SleepHandler implements Handler {
+  /** The one handler body: a failing first attempt waits its timeout, else the mode's work. */
+  private static final class ModeHandler implements Handler {
+    private final HandlerMode mode;
     private final Sleeper sleeper;
     private final Ticker ticker;
 
-    SleepHandler(Sleeper sleeper, Ticker ticker) {
+    ModeHandler(HandlerMode mode, Sleeper sleeper, Ticker ticker) {
+      this.mode = mode;
       this.sleeper = sleeper;
       this.ticker = ticker;
     }
@@ -110,13 +94,13 @@ public enum HandlerMode {
         sleeper.sleep(millisToNanos(job.failedAttemptMillis()));
         return new AttemptResult(false, Math.max(0, ticker.nanos() - start));
       }
-      sleeper.sleep(millisToNanos(job.cpuMillis() + job.sleepMillis()));
+      mode.work(job, sleeper);
       return new AttemptResult(true, Math.max(0, ticker.nanos() - start));
     }
 
     @Override
     public String toString() {
-      return "sleep";
+      return mode.wireName();
     }
   }
 

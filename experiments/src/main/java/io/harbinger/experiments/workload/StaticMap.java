@@ -1,7 +1,10 @@
 package io.harbinger.experiments.workload;
 
+import io.harbinger.broker.Policy;
+
 /**
- * The two fixed job-type-to-level maps the static-priority arms use.
+ * The two fixed job-type-to-level maps the static-priority arms use, by job type: a view of the
+ * maps defined once in {@link Policy#TUNED_MAP} and {@link Policy#MISCONFIGURED_MAP}.
  *
  * <p>Implementation notes: harbinger-reference section 4.4 ({@code kTunedTiers} and {@code
  * kMisconfiguredTiers}). Level 0 is served first. Both maps are fixed, so they go stale after the
@@ -9,35 +12,28 @@ package io.harbinger.experiments.workload;
  */
 public enum StaticMap {
   /** An operator's informed map: cheap work first, images and exports last. */
-  HAND_TUNED,
+  HAND_TUNED(Policy.STATIC_TUNED),
   /** Priority by business importance: checkout and partners first, reindexing last. */
-  MISCONFIGURED;
+  MISCONFIGURED(Policy.STATIC_MISCONFIGURED);
+
+  private final Policy policy;
+
+  StaticMap(Policy policy) {
+    this.policy = policy;
+  }
+
+  /** Returns the arms' policy that uses this map. */
+  public Policy policy() {
+    return policy;
+  }
 
   /**
    * Returns the level of a job type, for three levels.
    *
    * @param type the job type
-   * @return the level, 0 (served first) to 2
+   * @return the level, 0 (served first) to 2; the middle level for a type the map does not name
    */
   public int level(JobType type) {
-    return switch (this) {
-      case HAND_TUNED ->
-          switch (type) {
-            case RESERVE_INVENTORY, PUSH_NOTIFICATION, REINDEX_PRODUCT -> 0;
-            case SEND_ORDER_EMAIL, GENERATE_INVOICE, SEND_SMS, DELIVER_WEBHOOK -> 1;
-            case RESIZE_IMAGE, EXPORT_REPORT -> 2;
-          };
-      case MISCONFIGURED ->
-          switch (type) {
-            case SEND_ORDER_EMAIL,
-                GENERATE_INVOICE,
-                RESERVE_INVENTORY,
-                DELIVER_WEBHOOK,
-                EXPORT_REPORT ->
-                0;
-            case PUSH_NOTIFICATION, SEND_SMS, RESIZE_IMAGE -> 1;
-            case REINDEX_PRODUCT -> 2;
-          };
-    };
+    return policy.staticMap().getOrDefault(type.wireName(), 1);
   }
 }

@@ -77,7 +77,7 @@ class BenchRunnerTest {
   }
 
   /** An in-memory FIFO arm: one queue, four worker threads, requeue at the head on failure. */
-  private static final class MemoryArm implements Arm {
+  private static final class MemoryArm implements BenchArm {
     private final LongPredicate drop;
     private long failPublishOf = -1;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.harbinger.experiments.sim.WhatIf;
 import io.harbinger.experiments.trace.ReadReport;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.experiments.trace.TraceBuilder;
@@ -70,7 +71,7 @@ class PredictabilityCheckTest {
     assertThat(r.coverage().routableKeys()).isEqualTo(4);
     assertThat(r.spread().p50()).isEqualTo(1.0);
     assertThat(r.replay().predictedShare()).isEqualTo(1.0);
-    assertThat(r.verdict()).isEqualTo(Verdict.TURN_IT_ON);
+    assertThat(r.verdict()).isEqualTo(Advice.TURN_IT_ON);
   }
 
   @Test
@@ -79,7 +80,7 @@ class PredictabilityCheckTest {
 
     assertThat(r.perKey().within2x()).isGreaterThan(0.9);
     assertThat(r.coverage().routableShare()).isGreaterThan(0.99);
-    assertThat(r.verdict()).isEqualTo(Verdict.TURN_IT_ON);
+    assertThat(r.verdict()).isEqualTo(Advice.TURN_IT_ON);
     assertThat(r.reason()).contains("is at least 50%");
   }
 
@@ -90,7 +91,7 @@ class PredictabilityCheckTest {
     assertThat(r.coverage().routableShare()).isCloseTo(0.35, within(0.03));
     assertThat(r.coverage().unseenShare()).isCloseTo(0.65, within(0.03));
     assertThat(r.perKey().tierAccuracy()).isEqualTo(1.0);
-    assertThat(r.verdict()).isEqualTo(Verdict.SHADOW_ONLY);
+    assertThat(r.verdict()).isEqualTo(Advice.SHADOW_ONLY);
     assertThat(r.reason()).contains("watch them in shadow mode");
   }
 
@@ -99,7 +100,7 @@ class PredictabilityCheckTest {
     CheckResult r = check(mixed(6000, 0.1, 2));
 
     assertThat(r.coverage().routableShare()).isCloseTo(0.1, within(0.02));
-    assertThat(r.verdict()).isEqualTo(Verdict.NOT_USEFUL);
+    assertThat(r.verdict()).isEqualTo(Advice.NOT_USEFUL);
     assertThat(r.reason()).contains("is under 20%");
   }
 
@@ -109,7 +110,7 @@ class PredictabilityCheckTest {
 
     assertThat(r.perKey().rows()).isZero();
     assertThat(r.perKey().within2x()).isNaN();
-    assertThat(r.verdict()).isEqualTo(Verdict.NOT_USEFUL);
+    assertThat(r.verdict()).isEqualTo(Advice.NOT_USEFUL);
     assertThat(r.reason()).startsWith("no held-out job is on a key with enough history");
   }
 
@@ -121,7 +122,7 @@ class PredictabilityCheckTest {
                 "synthetic:seed=13,jobs=20000,keys=10,sigma=2,minmedian=1,maxmedian=1.1"));
 
     assertThat(r.perKey().tierAccuracy() - r.global().tierAccuracy()).isLessThan(0.05);
-    assertThat(r.verdict()).isEqualTo(Verdict.NOT_USEFUL);
+    assertThat(r.verdict()).isEqualTo(Advice.NOT_USEFUL);
     assertThat(r.reason()).contains("points of tier accuracy (needs >= 10)");
   }
 
@@ -183,7 +184,7 @@ class PredictabilityCheckTest {
     // never
     // reaches 20 observations: the gates (cold before stale) answer "cold".
     assertThat(r.replay().outcomeShares()).containsOnlyKeys("cold", "predicted");
-    assertThat(r.verdict()).isEqualTo(Verdict.NOT_USEFUL);
+    assertThat(r.verdict()).isEqualTo(Advice.NOT_USEFUL);
   }
 
   @Test

@@ -3,7 +3,7 @@ package io.harbinger.experiments.levels;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.harbinger.experiments.stats.RunMetrics;
+import io.harbinger.experiments.analysis.RunMetrics;
 import io.harbinger.experiments.workload.Job;
 import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.KernelCalibration;

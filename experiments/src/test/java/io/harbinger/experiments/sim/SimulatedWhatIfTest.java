@@ -3,7 +3,6 @@ package io.harbinger.experiments.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.harbinger.experiments.check.WhatIf;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.experiments.trace.TraceFormat;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,8 @@ package io.harbinger.experiments.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.harbinger.broker.ArmDefinition;
+import io.harbinger.broker.Arms;
 import io.harbinger.experiments.stats.Verdict;
 import io.harbinger.experiments.trace.ReadReport;
 import io.harbinger.experiments.trace.Trace;
@@ -32,8 +34,8 @@ class SimulationReportTest {
     return b.build(REPORT);
   }
 
-  private static List<Arm> arms(String... names) {
-    return java.util.Arrays.stream(names).map(Arm::parse).toList();
+  private static List<ArmDefinition> arms(String... names) {
+    return java.util.Arrays.stream(names).map(Arms::simulated).toList();
   }
 
   @Test
@@ -42,7 +44,7 @@ class SimulationReportTest {
     SimInput input = SimInput.atLoad(trace, 60_000, 1, 0.8);
 
     SimulationReport report =
-        SimulationReport.run(
+        Simulations.run(
             input, arms("predictive_warm", "predictive_warm+weights+pausing"), 1, "test");
 
     assertThat(report.gates()).hasSize(4);
@@ -68,7 +70,7 @@ class SimulationReportTest {
     SimInput input = SimInput.atLoad(b.build(REPORT), 10_000, 1, 0.9);
 
     SimulationReport report =
-        SimulationReport.run(
+        Simulations.run(
             input, arms("predictive_warm", "predictive_warm+weights+pausing"), 1, "test");
 
     for (SimulationReport.GateOutcome g : report.gates()) {
@@ -78,14 +80,15 @@ class SimulationReportTest {
       assertThat(p1.interval().point()).isZero();
       assertThat(g.result().verdicts().get(1).passed()).isTrue();
     }
-    assertThat(report.text()).contains("Gate A (predictive_warm), 7 equal-count windows");
+    assertThat(SimulationFormat.MARKDOWN.render(report))
+        .contains("Gate A (predictive_warm), 7 equal-count windows");
   }
 
   @Test
   void windows_countAndTime_coverEveryJobOnce() {
     Trace trace = skewed(30_000, 0.7, 5);
     SimInput input = SimInput.atLoad(trace, 15_000, 2, 0.7);
-    SimRun run = Simulator.run(input, Arm.parse("oracle"), 1);
+    SimRun run = Simulator.run(input, Arms.simulated("oracle"), 1);
 
     Map<String, Map<String, Double>> seven = WindowStats.byCount(run, 7);
     Map<String, Map<String, Double>> time = WindowStats.byTime(run, 28);
@@ -108,7 +111,7 @@ class SimulationReportTest {
     b.add(10 * MS, 10 * MS, "a", -1).add(11 * MS, MS, "a", -1).add(11 * MS, MS, "a", -1);
     SimInput input = SimInput.atOwnLoad(b.build(REPORT), 3, 1);
 
-    Map<String, Double> m = WindowStats.whole(Simulator.run(input, Arm.parse("fifo"), 1));
+    Map<String, Double> m = WindowStats.whole(Simulator.run(input, Arms.simulated("fifo"), 1));
 
     // Latencies: 10, 10 (waits 9), 11 (waits 10) ms.
     assertThat(m.get("mean_ms")).isCloseTo(31.0 / 3, within(1e-9));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.harbinger.broker.Arms;
 import io.harbinger.experiments.trace.ReadReport;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.experiments.trace.TraceBuilder;
@@ -72,7 +73,7 @@ class SimulatorTest {
     double pk = lambda * meanS2 / (2 * (1 - realisedRho));
 
     SimRun fifo =
-        Simulator.runFixed(input, new int[input.evaluationJobs()], Arm.parse("fifo+no_aging"));
+        Simulator.runFixed(input, new int[input.evaluationJobs()], Arms.simulated("fifo+no_aging"));
 
     assertThat(meanWaitByClassMillis(fifo, classes)[2]).isCloseTo(pk, within(0.03 * pk));
   }
@@ -92,9 +93,9 @@ class SimulatorTest {
     double shortWait = w0 / (1 - rhoS);
     double longWait = w0 / ((1 - rhoS) * (1 - rhoAll));
 
-    SimRun priority = Simulator.runFixed(input, classes, Arm.parse("oracle+no_aging"));
+    SimRun priority = Simulator.runFixed(input, classes, Arms.simulated("oracle+no_aging"));
     SimRun fifo =
-        Simulator.runFixed(input, new int[input.evaluationJobs()], Arm.parse("fifo+no_aging"));
+        Simulator.runFixed(input, new int[input.evaluationJobs()], Arms.simulated("fifo+no_aging"));
     double[] pr = meanWaitByClassMillis(priority, classes);
     double[] ff = meanWaitByClassMillis(fifo, classes);
 
@@ -114,10 +115,11 @@ class SimulatorTest {
 
     double[] pr =
         meanWaitByClassMillis(
-            Simulator.runFixed(input, classes, Arm.parse("oracle+no_aging")), classes);
+            Simulator.runFixed(input, classes, Arms.simulated("oracle+no_aging")), classes);
     double[] ff =
         meanWaitByClassMillis(
-            Simulator.runFixed(input, new int[input.evaluationJobs()], Arm.parse("fifo+no_aging")),
+            Simulator.runFixed(
+                input, new int[input.evaluationJobs()], Arms.simulated("fifo+no_aging")),
             classes);
 
     // Table 18, p = 0.9, r = 10, rho = 0.8: short 0.32, long 1.61, all jobs 0.45 of FIFO.
@@ -134,7 +136,7 @@ class SimulatorTest {
     SimInput input = SimInput.atLoad(trace, trace.size() / 2, 8, 0.95);
     for (String name :
         List.of("fifo", "oracle", "predictive_warm+weights", "static_random+no_aging")) {
-      SimRun run = Simulator.run(input, Arm.parse(name), 2026);
+      SimRun run = Simulator.run(input, Arms.simulated(name), 2026);
 
       assertThat(run.jobs()).isEqualTo(input.evaluationJobs());
       for (int i = 0; i < run.jobs(); i++) {
@@ -203,8 +205,8 @@ class SimulatorTest {
     Trace trace = TraceFormat.read("synthetic:seed=5,jobs=20000,keys=40,distribution=pareto");
     SimInput input = SimInput.atLoad(trace, trace.size() / 2, 16, 0.9);
     for (String name : List.of("predictive_warm+weights", "static_random", "predictive_cold")) {
-      SimRun a = Simulator.run(input, Arm.parse(name), 7);
-      SimRun b = Simulator.run(input, Arm.parse(name), 7);
+      SimRun a = Simulator.run(input, Arms.simulated(name), 7);
+      SimRun b = Simulator.run(input, Arms.simulated(name), 7);
       long[] as = new long[a.jobs()];
       long[] bs = new long[b.jobs()];
       for (int i = 0; i < as.length; i++) {
@@ -221,9 +223,9 @@ class SimulatorTest {
     Trace trace = TraceFormat.read("synthetic:seed=9,jobs=60000,keys=20,workers=16,load=0.9");
     SimInput input = SimInput.atLoad(trace, trace.size() / 2, 16, 0.9);
 
-    double fifo = meanLatency(Simulator.run(input, Arm.parse("fifo"), 1));
-    double oracle = meanLatency(Simulator.run(input, Arm.parse("oracle+no_aging"), 1));
-    double warm = meanLatency(Simulator.run(input, Arm.parse("predictive_warm+no_aging"), 1));
+    double fifo = meanLatency(Simulator.run(input, Arms.simulated("fifo"), 1));
+    double oracle = meanLatency(Simulator.run(input, Arms.simulated("oracle+no_aging"), 1));
+    double warm = meanLatency(Simulator.run(input, Arms.simulated("predictive_warm+no_aging"), 1));
 
     assertThat(oracle).isLessThan(0.85 * fifo);
     assertThat(warm).isLessThan(fifo);
@@ -234,12 +236,12 @@ class SimulatorTest {
     Trace trace = TraceFormat.read("synthetic:seed=4,jobs=20000,keys=20");
     SimInput input = SimInput.atLoad(trace, trace.size() / 2, 64, 0.5);
 
-    SimRun warm = Simulator.run(input, Arm.parse("predictive_warm"), 1);
-    SimRun cold = Simulator.run(input, Arm.parse("predictive_cold"), 1);
+    SimRun warm = Simulator.run(input, Arms.simulated("predictive_warm"), 1);
+    SimRun cold = Simulator.run(input, Arms.simulated("predictive_cold"), 1);
 
     assertThat(warm.predictedShare()).isGreaterThan(cold.predictedShare());
     assertThat(cold.outcomes()).containsKey("cold");
-    assertThat(Simulator.run(input, Arm.parse("fifo"), 1).predictedShare()).isNaN();
+    assertThat(Simulator.run(input, Arms.simulated("fifo"), 1).predictedShare()).isNaN();
   }
 
   private static double meanLatency(SimRun run) {
@@ -285,14 +287,14 @@ class SimulatorTest {
             "predictive_warm+weights+pausing",
             "oracle+pausing",
             "predictive_cold+weights+no_aging")) {
-      assertThat(Arm.parse(name).label()).isEqualTo(name);
+      assertThat(Arms.simulated(name).name()).isEqualTo(name);
     }
-    assertThat(Arm.parse("predictive_warm+weights").label())
+    assertThat(Arms.simulated("predictive_warm+weights").name())
         .isEqualTo("predictive_warm+weights+pausing");
-    assertThatThrownBy(() -> Arm.parse("lifo")).hasMessageContaining("arm must be one of");
-    assertThatThrownBy(() -> Arm.parse("fifo+turbo"))
+    assertThatThrownBy(() -> Arms.simulated("lifo")).hasMessageContaining("arm must be one of");
+    assertThatThrownBy(() -> Arms.simulated("fifo+turbo"))
         .hasMessage("arm suffix must be +weights, +pausing or +no_aging: fifo+turbo");
-    assertThatThrownBy(() -> Arm.parse("fifo+pausing+no_aging"))
+    assertThatThrownBy(() -> Arms.simulated("fifo+pausing+no_aging"))
         .hasMessageContaining("one of +pausing and +no_aging");
   }
 }

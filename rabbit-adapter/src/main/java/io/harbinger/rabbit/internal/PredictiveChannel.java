@@ -56,10 +56,17 @@ public class PredictiveChannel extends ForwardingChannel {
   public PredictiveChannel(Channel delegate, ChannelOptions options, PrefetchGuard prefetchGuard) {
     super(delegate);
     this.options = options;
-    this.stamper = new PublishStamper(options);
+    this.stamper = new PublishStamper(options, brokerVersion(delegate), DeclaredQueues.SHARED);
     this.tracker = new DeliveryTracker(options, Requeues.SHARED);
     this.prefetchGuard = prefetchGuard;
     delegate.addShutdownListener(this::onShutdown);
+  }
+
+  private static String brokerVersion(Channel channel) {
+    var connection = channel.getConnection();
+    Map<String, Object> server = connection == null ? null : connection.getServerProperties();
+    Object version = server == null ? null : server.get("version");
+    return version == null ? null : version.toString();
   }
 
   /**
@@ -85,7 +92,8 @@ public class PredictiveChannel extends ForwardingChannel {
   public void basicPublish(
       String exchange, String routingKey, AMQP.BasicProperties props, byte[] body)
       throws IOException {
-    delegate.basicPublish(exchange, routingKey, stamper.stamp(props, length(body)), body);
+    delegate.basicPublish(
+        exchange, routingKey, stamper.stamp(exchange, routingKey, props, length(body)), body);
   }
 
   @Override
@@ -97,7 +105,11 @@ public class PredictiveChannel extends ForwardingChannel {
       byte[] body)
       throws IOException {
     delegate.basicPublish(
-        exchange, routingKey, mandatory, stamper.stamp(props, length(body)), body);
+        exchange,
+        routingKey,
+        mandatory,
+        stamper.stamp(exchange, routingKey, props, length(body)),
+        body);
   }
 
   @Override
@@ -110,7 +122,12 @@ public class PredictiveChannel extends ForwardingChannel {
       byte[] body)
       throws IOException {
     delegate.basicPublish(
-        exchange, routingKey, mandatory, immediate, stamper.stamp(props, length(body)), body);
+        exchange,
+        routingKey,
+        mandatory,
+        immediate,
+        stamper.stamp(exchange, routingKey, props, length(body)),
+        body);
   }
 
   @Override
@@ -128,7 +145,7 @@ public class PredictiveChannel extends ForwardingChannel {
         routingKey,
         mandatory,
         immediate,
-        stamper.stamp(props, body == null ? 0 : body.remaining()),
+        stamper.stamp(exchange, routingKey, props, body == null ? 0 : body.remaining()),
         body,
         writeListener);
   }
@@ -263,6 +280,7 @@ public class PredictiveChannel extends ForwardingChannel {
     AMQP.Queue.DeclareOk ok =
         delegate.queueDeclare(queue, durable, exclusive, autoDelete, arguments);
     prefetchGuard.declared(ok.getQueue(), hasPriorities(arguments));
+    DeclaredQueues.SHARED.declared(ok.getQueue(), arguments);
     return ok;
   }
 
@@ -276,6 +294,7 @@ public class PredictiveChannel extends ForwardingChannel {
       throws IOException {
     delegate.queueDeclareNoWait(queue, durable, exclusive, autoDelete, arguments);
     prefetchGuard.declared(queue, hasPriorities(arguments));
+    DeclaredQueues.SHARED.declared(queue, arguments);
   }
 
   private static boolean hasPriorities(Map<String, Object> arguments) {

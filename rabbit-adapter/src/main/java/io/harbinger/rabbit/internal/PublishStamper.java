@@ -8,6 +8,8 @@ import io.harbinger.predictor.Router;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.PriorityScheme;
+import io.harbinger.rabbit.QueueType;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -18,8 +20,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Implementation notes. The key of a job type is cached (the connection's user is fixed per
  * wrapped channel, so a key depends on the job type alone) up to {@value #MAX_CACHED_KEYS} job
- * types, after which keys are built per publish. Priorities and level values are boxed once. A
- * publish allocates one properties object, whose constructor copies the caller's headers plus the
+ * types, after which keys are built per publish. Priorities and level values are boxed once, the
+ * priorities once per queue type: a publish to the default exchange looks up the type of the queue
+ * it addresses in {@link DeclaredQueues} and takes that type's {@link PriorityScheme} on this
+ * broker's version (rabbitmq-facts section 1.2); any other publish, and one to a queue of unknown
+ * type, keeps the classic mapping. A scheme without priorities leaves the caller's priority alone.
+ * A publish allocates one properties object, whose constructor copies the caller's headers plus the
  * three stamped ones from a {@link StampedHeaders} view (copy on write: the caller's properties and
  * headers are never modified), reads the clock once and makes one router lookup, which is a local
  * call by the {@link Router} contract; a router that throws or answers a level out of range gives
@@ -46,11 +52,23 @@ final class PublishStamper {
   private final AdapterStats stats;
   private final Clock clock;
   private final String producerOnlyKey;
-  private final Integer[] priorities;
+  private final DeclaredQueues queues;
+  private final Integer[][] prioritiesByType;
   private final Integer[] levelValues;
   private final ConcurrentHashMap<String, String> keys = new ConcurrentHashMap<>();
 
   PublishStamper(ChannelOptions options) {
+    this(options, null, DeclaredQueues.SHARED);
+  }
+
+  /**
+   * Creates the stamper of one channel.
+   *
+   * @param options how the channel is wrapped
+   * @param brokerVersion the version the broker reports, or null when unknown
+   * @param queues where the types of declared queues are found
+   */
+  PublishStamper(ChannelOptions options, String brokerVersion, DeclaredQueues queues) {
     user = options.user();
     router = options.router();
     levels = options.levels();
@@ -61,22 +79,41 @@ final class PublishStamper {
     stats = options.stats();
     clock = options.clock();
     producerOnlyKey = Keys.of(user, null);
-    priorities = new Integer[levels];
+    this.queues = queues;
     levelValues = new Integer[levels];
     for (int level = 0; level < levels; level++) {
-      priorities[level] = levels - 1 - level;
       levelValues[level] = level;
     }
+    QueueType[] types = QueueType.values();
+    prioritiesByType = new Integer[types.length][];
+    for (QueueType type : types) {
+      PriorityScheme scheme = PriorityScheme.of(type, brokerVersion);
+      Integer[] priorities = new Integer[levels];
+      for (int level = 0; level < levels; level++) {
+        priorities[level] = scheme.priority(level, levels);
+      }
+      prioritiesByType[type.ordinal()] = priorities;
+    }
+  }
+
+  /** Returns the priorities of each level for a publish to an exchange with a routing key. */
+  private Integer[] prioritiesFor(String exchange, String routingKey) {
+    QueueType type =
+        exchange == null || exchange.isEmpty() ? queues.type(routingKey) : QueueType.CLASSIC;
+    return prioritiesByType[(type == null ? QueueType.CLASSIC : type).ordinal()];
   }
 
   /**
    * Returns the properties to publish in place of the caller's.
    *
+   * @param exchange the exchange published to, empty for the default exchange
+   * @param routingKey the routing key, the queue's name on the default exchange
    * @param props the caller's properties, or null
    * @param bodyLength the body length in bytes, the size hint when size hints are on
    * @return new properties; the caller's are untouched
    */
-  AMQP.BasicProperties stamp(AMQP.BasicProperties props, long bodyLength) {
+  AMQP.BasicProperties stamp(
+      String exchange, String routingKey, AMQP.BasicProperties props, long bodyLength) {
     Map<String, Object> callerHeaders = props == null ? null : props.getHeaders();
     String key = keyOf(callerHeaders == null ? null : callerHeaders.get(jobTypeHeader));
     Prediction prediction = route(key, bodyLength);
@@ -98,22 +135,11 @@ final class PublishStamper {
     }
     Map<String, Object> headers =
         new StampedHeaders(callerHeaders, epochMicros(clock), levelValues[level], mode);
+    Integer priority = shadowNow ? null : prioritiesFor(exchange, routingKey)[level];
     if (props == null) {
       stats.increment(Counter.PUBLISHED);
       return new AMQP.BasicProperties(
-          null,
-          null,
-          headers,
-          null,
-          shadowNow ? null : priorities[level],
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          user,
-          null,
+          null, null, headers, null, priority, null, null, null, null, null, null, user, null,
           null);
     }
     if (props.getUserId() != null && !user.equals(props.getUserId())) {
@@ -126,7 +152,7 @@ final class PublishStamper {
         props.getContentEncoding(),
         headers,
         props.getDeliveryMode(),
-        shadowNow ? props.getPriority() : priorities[level],
+        priority == null ? props.getPriority() : priority,
         props.getCorrelationId(),
         props.getReplyTo(),
         props.getExpiration(),

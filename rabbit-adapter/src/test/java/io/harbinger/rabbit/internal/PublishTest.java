@@ -117,6 +117,92 @@ class PublishTest {
         .containsExactly(0, 1, 2);
   }
 
+  /** Publishes slow, other and fast to a queue on the default exchange; returns the priorities. */
+  private List<Integer> prioritiesOnDefaultExchange(String queue, Mode mode) throws Exception {
+    Channel channel = wrap(ChannelOptions.builder("shop").router(router(mode)));
+    for (String type : List.of("slow", "other", "fast")) {
+      channel.basicPublish("", queue, withJobType(type), new byte[0]);
+    }
+    ArgumentCaptor<AMQP.BasicProperties> props =
+        ArgumentCaptor.forClass(AMQP.BasicProperties.class);
+    verify(delegate, org.mockito.Mockito.times(3))
+        .basicPublish(eq(""), eq(queue), props.capture(), any(byte[].class));
+    return props.getAllValues().stream().map(AMQP.BasicProperties::getPriority).toList();
+  }
+
+  private void onBroker(String version) {
+    com.rabbitmq.client.Connection connection = mock(com.rabbitmq.client.Connection.class);
+    org.mockito.Mockito.when(connection.getServerProperties())
+        .thenReturn(Map.of("version", LongStringHelper.asLongString(version)));
+    org.mockito.Mockito.when(delegate.getConnection()).thenReturn(connection);
+  }
+
+  private static String quorumQueue() {
+    String queue = "jobs-" + System.nanoTime();
+    DeclaredQueues.SHARED.declared(queue, Map.of("x-queue-type", "quorum"));
+    return queue;
+  }
+
+  @Test
+  void publish_quorumQueueOn40_levelZeroHighOthersExplicitNormal() throws Exception {
+    onBroker("4.0.5");
+    assertThat(prioritiesOnDefaultExchange(quorumQueue(), Mode.PREDICTIVE))
+        .containsExactly(4, 4, 5);
+  }
+
+  @Test
+  void publish_quorumQueueOn43_strictLevelsFromFourUp() throws Exception {
+    onBroker("4.3.0");
+    assertThat(prioritiesOnDefaultExchange(quorumQueue(), Mode.PREDICTIVE))
+        .containsExactly(4, 5, 6);
+  }
+
+  @Test
+  void publish_queueDeclaredThroughTheWrapper_isMappedByItsType() throws Exception {
+    onBroker("4.0.5");
+    String queue = "jobs-" + System.nanoTime();
+    org.mockito.Mockito.when(
+            delegate.queueDeclare(
+                eq(queue),
+                org.mockito.ArgumentMatchers.anyBoolean(),
+                org.mockito.ArgumentMatchers.anyBoolean(),
+                org.mockito.ArgumentMatchers.anyBoolean(),
+                org.mockito.ArgumentMatchers.any()))
+        .thenReturn(new AMQP.Queue.DeclareOk.Builder().queue(queue).build());
+    Channel channel = wrap(ChannelOptions.builder("shop").router(router(Mode.PREDICTIVE)));
+    channel.queueDeclare(queue, true, false, false, Map.of("x-queue-type", "quorum"));
+
+    channel.basicPublish("", queue, withJobType("fast"), new byte[0]);
+
+    ArgumentCaptor<AMQP.BasicProperties> props =
+        ArgumentCaptor.forClass(AMQP.BasicProperties.class);
+    verify(delegate).basicPublish(eq(""), eq(queue), props.capture(), any(byte[].class));
+    assertThat(props.getValue().getPriority()).isEqualTo(5);
+  }
+
+  @Test
+  void publish_unknownQueueOrOtherExchange_keepsTheClassicMapping() throws Exception {
+    onBroker("4.0.5");
+    assertThat(prioritiesOnDefaultExchange("never-declared-" + System.nanoTime(), Mode.PREDICTIVE))
+        .containsExactly(0, 1, 2);
+  }
+
+  @Test
+  void publish_quorumQueueOn3x_leavesTheCallersPriorityAlone() throws Exception {
+    onBroker("3.10.8");
+    String queue = quorumQueue();
+    Channel channel = wrap(ChannelOptions.builder("shop").router(router(Mode.PREDICTIVE)));
+    AMQP.BasicProperties mine = withJobType("fast").builder().priority(7).build();
+
+    channel.basicPublish("", queue, mine, new byte[0]);
+
+    ArgumentCaptor<AMQP.BasicProperties> props =
+        ArgumentCaptor.forClass(AMQP.BasicProperties.class);
+    verify(delegate).basicPublish(eq(""), eq(queue), props.capture(), any(byte[].class));
+    assertThat(props.getValue().getPriority()).isEqualTo(7);
+    assertThat(props.getValue().getHeaders()).containsEntry(HarbingerHeaders.LEVEL, 0);
+  }
+
   @Test
   void publish_everyOverload_isStampedAndKeepsItsFlags() throws Exception {
     Channel channel = wrap(ChannelOptions.builder("shop").router(router(Mode.PREDICTIVE)));

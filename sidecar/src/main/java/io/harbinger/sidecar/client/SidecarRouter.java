@@ -8,6 +8,7 @@ import io.grpc.stub.StreamObserver;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
+import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Router;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.RouteEntry;
@@ -102,9 +103,7 @@ public final class SidecarRouter implements Router, AutoCloseable {
   public static SidecarRouter watch(
       Channel channel, int levels, Duration staleAfter, String bearerToken) {
     Objects.requireNonNull(channel, "channel");
-    if (levels < 2 || levels > 10) {
-      throw new IllegalArgumentException("levels must be in [2, 10]: " + levels);
-    }
+    PredictorConfig.checkLevels(levels);
     if (staleAfter == null || staleAfter.isNegative() || staleAfter.isZero()) {
       throw new IllegalArgumentException("staleAfter must be positive: " + staleAfter);
     }

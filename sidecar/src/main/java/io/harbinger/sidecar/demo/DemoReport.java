@@ -68,8 +68,7 @@ final class DemoReport {
       return Double.NaN;
     }
     long[] sorted = values.stream().mapToLong(Long::longValue).sorted().toArray();
-    int index = (int) Math.ceil(sorted.length * p / 100) - 1;
-    return sorted[Math.max(0, Math.min(sorted.length - 1, index))] / 1e6;
+    return io.harbinger.predictor.NearestRank.of(sorted, p) / 1e6;
   }
 
   static String table(List<Summary> runs) {

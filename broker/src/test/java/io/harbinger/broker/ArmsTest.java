@@ -1,0 +1,72 @@
+package io.harbinger.broker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.harbinger.scheduler.AgingMode;
+import io.harbinger.scheduler.Selection;
+import java.util.EnumSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ArmsTest {
+
+  @Test
+  void on_broker_listsTheBenchmarksBrokerArmsWithTheirScheduling() {
+    List<ArmDefinition> broker = Arms.on(EnumSet.of(RunsOn.BROKER));
+    assertThat(broker)
+        .extracting(ArmDefinition::name)
+        .containsExactly(
+            "broker-fifo",
+            "broker-predictive",
+            "broker-weighted",
+            "broker-no-aging",
+            "broker-fair",
+            "broker-oracle");
+    ArmDefinition weighted = Arms.byName("broker-weighted", EnumSet.of(RunsOn.BROKER));
+    assertThat(weighted.policy()).isEqualTo(Policy.PREDICTIVE);
+    assertThat(weighted.selection()).isEqualTo(Selection.WEIGHTED);
+    assertThat(weighted.aging()).isEqualTo(AgingMode.PAUSING);
+  }
+
+  @Test
+  void byName_armOfAnotherRuntime_isRefusedListingTheCallersArms() {
+    assertThatThrownBy(() -> Arms.byName("rabbitmq-fifo", EnumSet.of(RunsOn.BROKER)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("arm must be one of broker-fifo, ")
+        .hasMessageEndingWith(": rabbitmq-fifo");
+  }
+
+  @Test
+  void on_everyRuntime_namesAreUniqueAndEveryPolicyRunsWhereItIsDefined() {
+    List<ArmDefinition> all = Arms.on(EnumSet.allOf(RunsOn.class));
+    assertThat(all).extracting(ArmDefinition::name).doesNotHaveDuplicates();
+    assertThat(all).allMatch(a -> a.runsOn().supports(a.policy()));
+    assertThat(Arms.on(EnumSet.of(RunsOn.RABBITMQ)))
+        .extracting(ArmDefinition::aging)
+        .containsOnly(AgingMode.NONE);
+  }
+
+  @Test
+  void simulated_suffixes_setSelectionAndAgingAndNameTheArmCanonically() {
+    ArmDefinition a = Arms.simulated("predictive_warm+weights");
+    assertThat(a.name()).isEqualTo("predictive_warm+weights+pausing");
+    assertThat(a.policy()).isEqualTo(Policy.PREDICTIVE_WARM);
+    assertThat(a.selection()).isEqualTo(Selection.WEIGHTED);
+    assertThat(a.aging()).isEqualTo(AgingMode.PAUSING);
+    assertThat(Arms.simulated("oracle+no_aging").aging()).isEqualTo(AgingMode.NONE);
+    assertThat(Arms.simulated("fifo")).isEqualTo(Arms.byName("fifo", EnumSet.of(RunsOn.SIMULATOR)));
+    assertThatThrownBy(() -> Arms.simulated("broker-fifo"))
+        .hasMessageStartingWith("arm must be one of fifo, static_history");
+  }
+
+  @Test
+  void definition_policyTheRuntimeCannotRun_isRefused() {
+    assertThatThrownBy(
+            () ->
+                new ArmDefinition(
+                    "redis-fair", RunsOn.REDIS, Policy.FAIR, Selection.STRICT, AgingMode.NONE, 3))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("arm redis-fair: policy fair does not run on REDIS");
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * The brokers of Harbinger's integration tests.
+ *
+ * <p>Annotate a test method with {@link io.harbinger.testing.EachBroker} to run it once on RabbitMQ
+ * 3.x and once on 4.x, or a class with {@link io.harbinger.testing.WithBroker} to give it one
+ * broker; take a {@link io.harbinger.testing.TestBroker} parameter to connect. Brokers come from
+ * {@code RABBITMQ_URI} and {@code RABBITMQ4_URI} (loopback by default); under {@code CI=true} a
+ * missing broker fails the run, elsewhere its tests are skipped with one line naming the variable
+ * to set. Further ways to obtain a broker plug in as {@link io.harbinger.testing.BrokerLocator}s.
+ */
+package io.harbinger.testing;
