@@ -286,7 +286,8 @@ final class RabbitArm implements BenchArm {
         session.channels.add(channel);
       }
       return session;
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
+      // An Error too (a class missing from the classpath): open connections would keep the JVM up.
       session.close();
       throw e;
     }
