@@ -39,6 +39,10 @@ public final class Arms {
     rabbit("rabbitmq-predictive-5", Policy.PREDICTIVE, 5);
     rabbit("rabbitmq-shadow", Policy.SHADOW);
     rabbit("rabbitmq-sidecar", Policy.SIDECAR);
+    rabbit("rabbitmq-oracle", Policy.ORACLE);
+    rabbit("rabbitmq-oracle-5", Policy.ORACLE, 5);
+    rabbit("rabbitmq-naive", Policy.NAIVE);
+    rabbit("rabbitmq-predictive-paper", Policy.PREDICTIVE_PAPER);
     define("redis-fifo", RunsOn.REDIS, Policy.FIFO, Selection.STRICT, AgingMode.NONE, 3);
     broker("broker-fifo", Policy.FIFO, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-predictive", Policy.PREDICTIVE, Selection.STRICT, AgingMode.PLAIN);

@@ -31,6 +31,11 @@ public enum Policy {
   STATIC_RANDOM("static-random"),
   /** The predictor's level for each key, its estimate as the cost; the predictor starts empty. */
   PREDICTIVE("predictive"),
+  /**
+   * As {@link #PREDICTIVE}, with every untrusted key at the default level (seed paper section 3.5):
+   * the predictor without {@code demoteUntrusted}, for comparison on RabbitMQ.
+   */
+  PREDICTIVE_PAPER("predictive-paper"),
   /** As {@link #PREDICTIVE}, the predictor having first observed a trace's history. */
   PREDICTIVE_WARM("predictive-warm"),
   /** The predictor predicts and learns, but every message takes the default level. */
@@ -40,7 +45,12 @@ public enum Policy {
   /** A queue per job type in equal shares of worker time, no prediction ({@link FairScheduler}). */
   FAIR("fair"),
   /** The true cost tier, read from the message (for reference only). */
-  ORACLE("oracle");
+  ORACLE("oracle"),
+  /**
+   * Each job type's median of its last 101 durations, no trust gates, placed at the quantiles of
+   * the run's planned costs: the naive learner a RabbitMQ arm compares the predictor with.
+   */
+  NAIVE("naive");
 
   /**
    * The hand-tuned map of the production flow (reference section 4.4, {@code kTunedTiers}): cheap
@@ -94,7 +104,8 @@ public enum Policy {
   public boolean runsOnBroker() {
     return switch (this) {
       case FIFO, STATIC_TUNED, STATIC_MISCONFIGURED, PREDICTIVE, SHADOW, FAIR, ORACLE -> true;
-      case STATIC_HISTORY, STATIC_RANDOM, PREDICTIVE_WARM, SIDECAR -> false;
+      case STATIC_HISTORY, STATIC_RANDOM, PREDICTIVE_WARM, PREDICTIVE_PAPER, SIDECAR, NAIVE ->
+          false;
     };
   }
 
@@ -124,7 +135,7 @@ public enum Policy {
    */
   public IngressPolicy newIngress(int levels, Predictor predictor) {
     return switch (this) {
-      case STATIC_HISTORY, STATIC_RANDOM, PREDICTIVE_WARM, SIDECAR ->
+      case STATIC_HISTORY, STATIC_RANDOM, PREDICTIVE_WARM, PREDICTIVE_PAPER, SIDECAR, NAIVE ->
           throw new IllegalArgumentException("policy " + label + " does not run on the broker");
       case FIFO, FAIR -> IngressPolicy.fixed(label, 0);
       case STATIC_TUNED -> IngressPolicy.staticMap(label, levels, TUNED_MAP);

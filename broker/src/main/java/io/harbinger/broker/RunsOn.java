@@ -27,7 +27,15 @@ public enum RunsOn {
       case BROKER -> policy.runsOnBroker();
       case RABBITMQ ->
           switch (policy) {
-            case FIFO, STATIC_TUNED, STATIC_MISCONFIGURED, PREDICTIVE, SHADOW, SIDECAR, ORACLE ->
+            case FIFO,
+                STATIC_TUNED,
+                STATIC_MISCONFIGURED,
+                PREDICTIVE,
+                PREDICTIVE_PAPER,
+                SHADOW,
+                SIDECAR,
+                ORACLE,
+                NAIVE ->
                 true;
             default -> false;
           };

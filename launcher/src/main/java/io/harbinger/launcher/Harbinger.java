@@ -3,6 +3,7 @@ package io.harbinger.launcher;
 import io.harbinger.broker.BrokerMain;
 import io.harbinger.experiments.bench.BenchCommand;
 import io.harbinger.experiments.check.CheckCommand;
+import io.harbinger.experiments.levels.LevelsReplay;
 import io.harbinger.experiments.sim.SimulateCommand;
 import io.harbinger.sidecar.SidecarMain;
 import io.harbinger.sidecar.demo.DemoCommand;
@@ -20,7 +21,7 @@ import picocli.CommandLine.IVersionProvider;
 
 /**
  * {@code ./harbinger}: the one entry point, a root command whose subcommands are the verbs demo,
- * sidecar, broker, check, simulate and bench.
+ * sidecar, broker, check, simulate, bench and levels.
  *
  * <p>Example: {@code ./harbinger simulate swf:log.swf.gz --load 0.8} runs {@link SimulateCommand}
  * with {@code swf:log.swf.gz --load 0.8}; {@code ./harbinger --version} prints the project version;
@@ -52,6 +53,7 @@ public final class Harbinger implements Runnable {
     m.put("check", CheckCommand.class);
     m.put("simulate", SimulateCommand.class);
     m.put("bench", BenchCommand.class);
+    m.put("levels", LevelsReplay.class);
     return Map.copyOf(m);
   }
 
@@ -62,7 +64,8 @@ public final class Harbinger implements Runnable {
           "broker", BrokerMain::main,
           "check", CheckCommand::main,
           "simulate", SimulateCommand::main,
-          "bench", BenchCommand::main);
+          "bench", BenchCommand::main,
+          "levels", LevelsReplay::main);
 
   private Harbinger() {}
 
@@ -138,6 +141,7 @@ public final class Harbinger implements Runnable {
     cli.addSubcommand("check", new CheckCommand());
     cli.addSubcommand("simulate", new SimulateCommand());
     cli.addSubcommand("bench", BenchCommand.command(new String[0], Clock.systemUTC()));
+    cli.addSubcommand("levels", new LevelsReplay());
     return cli;
   }
 }

@@ -23,7 +23,7 @@ class HarbingerTest {
   void help_listsEveryVerbAsASubcommand() {
     CommandLine cli = Harbinger.commandLine();
     assertThat(cli.getSubcommands().keySet())
-        .containsExactly("demo", "sidecar", "broker", "check", "simulate", "bench");
+        .containsExactly("demo", "sidecar", "broker", "check", "simulate", "bench", "levels");
     assertThat(cli.getSubcommands().keySet())
         .containsExactlyInAnyOrderElementsOf(Harbinger.VERBS.keySet());
     cli.getSubcommands()

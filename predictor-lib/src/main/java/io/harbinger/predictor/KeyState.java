@@ -4,9 +4,10 @@ package io.harbinger.predictor;
  * One tracked key: its histogram, its activity times, its held level, its place in its shard's
  * recency list, and a summary of its histogram cached between observations.
  *
- * <p>The summary (estimate, tail, censored share) and the observation count live in this small
- * object, apart from the histogram's bins, so that predicting a key whose summary is current reads
- * one object and not the bins: a prediction is on the publish path, an observation is not.
+ * <p>The summary (estimate, tail, mean, lowest bin, censored share) and the observation count live
+ * in this small object, apart from the histogram's bins, so that predicting a key whose summary is
+ * current reads one object and not the bins: a prediction is on the publish path, an observation is
+ * not.
  *
  * <p>Not thread-safe: guarded by its shard's lock.
  */
@@ -30,6 +31,8 @@ final class KeyState {
   private double censoredShare;
   private double estimate;
   private double tail;
+  private double mean;
+  private double lowest;
 
   KeyState(String key, long nowNanos) {
     this.key = key;
@@ -70,12 +73,24 @@ final class KeyState {
     return tail;
   }
 
+  double mean(double estimateQuantile, double tailQuantile) {
+    summarise(estimateQuantile, tailQuantile);
+    return mean;
+  }
+
+  double lowest(double estimateQuantile, double tailQuantile) {
+    summarise(estimateQuantile, tailQuantile);
+    return lowest;
+  }
+
   private void summarise(double estimateQuantile, double tailQuantile) {
     if (!summaryValid) {
       hasWeight = histogram.total > 0;
       censoredShare = histogram.censoredShare();
       estimate = histogram.quantile(estimateQuantile);
       tail = histogram.quantile(tailQuantile);
+      mean = histogram.mean();
+      lowest = histogram.quantile(0);
       summaryValid = true;
     }
   }

@@ -1,8 +1,9 @@
 package io.harbinger.predictor;
 
 /**
- * Why a prediction came out as it did: {@link #PREDICTED}, or the reason it fell back to the
- * default level.
+ * Why a prediction came out as it did: {@link #PREDICTED}, or the reason the key's estimate was not
+ * trusted (it then takes the default level, or a lower-priority one when its evidence places it
+ * there).
  *
  * <p>The fallback reasons are listed in the order the trust gates apply them (seed paper section
  * 3.5).
@@ -31,7 +32,7 @@ public enum Outcome {
   UNAVAILABLE;
 
   /**
-   * Returns whether this outcome sent the message to the default level because a gate failed.
+   * Returns whether a gate failed, so that the message did not go by its key's estimate.
    *
    * @return false for {@link #PREDICTED} and {@link #OFF}, true otherwise
    */

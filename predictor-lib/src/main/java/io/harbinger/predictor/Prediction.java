@@ -3,13 +3,15 @@ package io.harbinger.predictor;
 /**
  * The verdict for one message: the level to publish it at, and why.
  *
- * @param level the level to route to now, in [0, levels): the predicted level in {@link
- *     Mode#PREDICTIVE} when the key passed every gate, the default level otherwise
+ * @param level the level to route to now, in [0, levels): {@code predictedLevel} in {@link
+ *     Mode#PREDICTIVE}, the default level otherwise
  * @param predictedLevel the level the predictor chose, whatever the mode: the estimate's level when
- *     {@code outcome} is {@link Outcome#PREDICTED}, the default level otherwise; in {@link
- *     Mode#SHADOW} this is what would have happened
+ *     {@code outcome} is {@link Outcome#PREDICTED}; for an untrusted key, the default level, or a
+ *     lower-priority level when its evidence places it there (see {@link HistogramPredictor}); in
+ *     {@link Mode#SHADOW} this is what would have happened
  * @param outcome {@link Outcome#PREDICTED} or the reason for the fallback
- * @param estimateNanos the key's expected duration, or NaN when none was used
+ * @param estimateNanos the duration the level came from (a trusted key's estimate, an untrusted
+ *     key's mean or lowest duration), or NaN when none was used
  * @param mode the mode the verdict was made in
  */
 public record Prediction(

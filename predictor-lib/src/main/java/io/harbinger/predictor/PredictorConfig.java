@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Every parameter that shapes the predictor, with the defaults of seed paper Table 1.
+ * Every parameter that shapes the predictor, with the defaults of seed paper Table 1 (and {@code
+ * demoteUntrusted} on, a departure from section 3.5 that {@link HistogramPredictor} explains).
  *
  * <p>Build one with {@link #builder()}; {@link #defaults()} gives Table 1 as is. The compact
  * constructor checks every rule and names the offending value, so an invalid configuration never
@@ -65,7 +66,8 @@ public record PredictorConfig(
     int shards,
     Duration coldEvictionGrace,
     Duration idleEviction,
-    boolean sizeBins) {
+    boolean sizeBins,
+    boolean demoteUntrusted) {
 
   /** Fewest levels allowed. */
   public static final int MIN_LEVELS = 2;
@@ -149,7 +151,8 @@ public record PredictorConfig(
   }
 
   /**
-   * Returns the level that untrusted keys take: the middle one, {@code levels / 2}.
+   * Returns the default level, the middle one ({@code levels / 2}): where untrusted keys go unless
+   * their evidence places them at a level served later (see {@link #demoteUntrusted}).
    *
    * @return the default level
    */
@@ -205,6 +208,7 @@ public record PredictorConfig(
     private Duration coldEvictionGrace = Duration.ofSeconds(30);
     private Duration idleEviction = Duration.ofMinutes(10);
     private boolean sizeBins;
+    private boolean demoteUntrusted = true;
 
     private Builder() {}
 
@@ -229,6 +233,7 @@ public record PredictorConfig(
       coldEvictionGrace = c.coldEvictionGrace;
       idleEviction = c.idleEviction;
       sizeBins = c.sizeBins;
+      demoteUntrusted = c.demoteUntrusted;
     }
 
     /**
@@ -452,6 +457,18 @@ public record PredictorConfig(
     }
 
     /**
+     * Sets whether untrusted keys whose evidence shows them costlier than the default level go
+     * below it.
+     *
+     * @param value true to place them by that evidence, false for the default level
+     * @return this builder
+     */
+    public Builder demoteUntrusted(boolean value) {
+      demoteUntrusted = value;
+      return this;
+    }
+
+    /**
      * Builds and validates the configuration.
      *
      * @return the configuration
@@ -478,7 +495,8 @@ public record PredictorConfig(
           shards,
           coldEvictionGrace,
           idleEviction,
-          sizeBins);
+          sizeBins,
+          demoteUntrusted);
     }
   }
 }

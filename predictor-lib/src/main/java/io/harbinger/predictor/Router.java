@@ -37,7 +37,9 @@ public interface Router {
   int levels();
 
   /**
-   * Returns the level of untrusted keys: the middle one.
+   * Returns the default level, the middle one: where a message goes when its key is unknown or
+   * untrusted (a predictor may place an untrusted key at a level served later when its evidence
+   * says so).
    *
    * @return {@code levels() / 2}
    */

@@ -92,23 +92,113 @@ class HistogramPredictorTest {
   }
 
   @Test
-  void predict_bimodalKey_fallsBackToDefaultLevel() {
+  void predict_bimodalKey_isNeverRoutedByItsFastMedian() {
+    for (boolean demote : new boolean[] {true, false}) {
+      HistogramPredictor p = predictor(PredictorConfig.builder().demoteUntrusted(demote).build());
+      warm(p);
+      String bimodal = Keys.of("shop", "sometimes_slow");
+      String plain = Keys.of("shop", "always_fast");
+      for (int i = 0; i < 50; i++) {
+        // 92% at 3 ms, 8% at 3,000 ms (seed paper section 3.5).
+        p.observe(bimodal, i % 25 < 2 ? 3000 * MS : 3 * MS);
+        p.observe(plain, 1 * MS);
+      }
+      Prediction b = p.predict(bimodal);
+      assertThat(b.outcome()).isEqualTo(Outcome.SPREAD);
+      assertThat(p.keyStats(bimodal).orElseThrow().medianNanos()).isLessThan(4 * MS);
+      // Its mean, about 240 ms, is beyond the top boundary: demoted to the last level; without
+      // demotion it takes the default level of seed paper section 3.5. Never the fast level.
+      assertThat(b.level()).isEqualTo(demote ? 2 : p.defaultLevel());
+      Prediction f = p.predict(plain);
+      assertThat(f.outcome()).isEqualTo(Outcome.PREDICTED);
+      assertThat(f.level()).isZero();
+    }
+  }
+
+  @Test
+  void predict_keyWithASlowSucceedingTail_isPlacedByItsMeanNotTheMiddle() {
     HistogramPredictor p = predictor();
     warm(p);
-    String bimodal = Keys.of("shop", "sometimes_slow");
-    String plain = Keys.of("shop", "always_fast");
-    for (int i = 0; i < 50; i++) {
-      // 92% at 3 ms, 8% at 3,000 ms (seed paper section 3.5).
-      p.observe(bimodal, i % 25 < 2 ? 3000 * MS : 3 * MS);
-      p.observe(plain, 1 * MS);
+    // A webhook: 86% near 40 ms, 12% at 300 ms, 2% at 1,500 ms, all succeeding. Its 99th
+    // percentile is about 35 times its median: untrusted, but its expected cost is well above the
+    // top boundary, and the middle level would put it ahead of cheaper work.
+    String webhook = Keys.of("partner", "deliver_webhook");
+    for (int i = 0; i < 200; i++) {
+      int r = i % 50;
+      p.observe(webhook, r == 0 ? 1500 * MS : r < 7 ? 300 * MS : 40 * MS);
     }
-    Prediction b = p.predict(bimodal);
-    assertThat(b.outcome()).isEqualTo(Outcome.SPREAD);
-    assertThat(b.level()).isEqualTo(p.defaultLevel());
-    assertThat(p.keyStats(bimodal).orElseThrow().medianNanos()).isLessThan(4 * MS);
-    Prediction f = p.predict(plain);
-    assertThat(f.outcome()).isEqualTo(Outcome.PREDICTED);
-    assertThat(f.level()).isZero();
+    Prediction w = p.predict(webhook);
+    assertThat(w.outcome()).isEqualTo(Outcome.SPREAD);
+    assertThat(w.estimateNanos()).isBetween(70 * MS, 130 * MS);
+    assertThat(p.boundaries().orElseThrow().nanos(1)).isLessThan(w.estimateNanos());
+    assertThat(w.level()).isEqualTo(2);
+    assertThat(w.predictedLevel()).isEqualTo(2);
+    assertThat(p.stats().predictions()).containsEntry(Outcome.SPREAD, 1L);
+  }
+
+  @Test
+  void predict_untrustedKeyWithACheapMean_isNeverPromotedAboveTheDefault() {
+    HistogramPredictor p = predictor();
+    warm(p);
+    // 95% at 1 ms, 5% at 30 ms: spread (30x), mean about 2.5 ms, which alone would be level 0.
+    String jittery = Keys.of("shop", "jittery");
+    for (int i = 0; i < 100; i++) {
+      p.observe(jittery, i % 20 == 0 ? 30 * MS : 1 * MS);
+    }
+    Prediction j = p.predict(jittery);
+    assertThat(j.outcome()).isEqualTo(Outcome.SPREAD);
+    assertThat(j.level()).isEqualTo(p.defaultLevel());
+    assertThat(j.estimateNanos()).isNaN();
+  }
+
+  @Test
+  void predict_coldKeyWhoseEveryDurationIsBeyondTheTopBoundary_isDemotedAfterThree() {
+    HistogramPredictor p = predictor();
+    warm(p);
+    String export = Keys.of("analytics", "new_export");
+    observe(p, export, 1800 * MS, 2);
+    assertThat(p.predict(export))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(p.defaultLevel(), Outcome.COLD);
+    p.observe(export, 2400 * MS);
+    Prediction e = p.predict(export);
+    assertThat(e.outcome()).isEqualTo(Outcome.COLD);
+    assertThat(e.level()).isEqualTo(2);
+    assertThat(e.estimateNanos()).isBetween(1400 * MS, 1800 * MS);
+    // One cheap duration among them is enough doubt: back to the default level.
+    p.observe(export, 2 * MS);
+    assertThat(p.predict(export).level()).isEqualTo(p.defaultLevel());
+  }
+
+  @Test
+  void predict_withoutDemotion_everyUntrustedKeyTakesTheDefaultLevel() {
+    HistogramPredictor p = predictor(PredictorConfig.builder().demoteUntrusted(false).build());
+    warm(p);
+    String export = Keys.of("analytics", "new_export");
+    observe(p, export, 1800 * MS, 10);
+    String webhook = Keys.of("partner", "deliver_webhook");
+    for (int i = 0; i < 200; i++) {
+      int r = i % 50;
+      p.observe(webhook, r == 0 ? 1500 * MS : r < 7 ? 300 * MS : 40 * MS);
+    }
+    assertThat(p.predict(export))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(p.defaultLevel(), Outcome.COLD);
+    assertThat(p.predict(webhook))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(p.defaultLevel(), Outcome.SPREAD);
+  }
+
+  @Test
+  void predict_demotedKeyInShadowMode_isReportedButRoutedToTheDefault() {
+    HistogramPredictor p = new HistogramPredictor(PredictorConfig.defaults(), ticker, Mode.SHADOW);
+    warm(p);
+    String export = Keys.of("analytics", "new_export");
+    observe(p, export, 1800 * MS, 5);
+    Prediction e = p.predict(export);
+    assertThat(e.level()).isEqualTo(p.defaultLevel());
+    assertThat(e.predictedLevel()).isEqualTo(2);
+    assertThat(e.outcome()).isEqualTo(Outcome.COLD);
   }
 
   @Test

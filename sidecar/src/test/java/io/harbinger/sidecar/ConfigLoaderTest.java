@@ -99,6 +99,14 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void load_demoteUntrusted_isOnByDefaultAndCanBeSwitchedOff() throws Exception {
+    ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
+    assertThat(defaults.load(Optional.empty()).predictor().demoteUntrusted()).isTrue();
+    Path file = yaml("predictor:\n  demote-untrusted: false\n");
+    assertThat(defaults.load(Optional.of(file)).predictor().demoteUntrusted()).isFalse();
+  }
+
+  @Test
   void load_everyProblem_isListedAtOnce() throws IOException {
     ConfigException e =
         problemsOf(

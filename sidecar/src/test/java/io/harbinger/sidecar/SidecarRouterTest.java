@@ -11,6 +11,7 @@ import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
+import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.proto.v1.RoutingMode;
 import io.harbinger.proto.v1.SetModeRequest;
 import io.harbinger.proto.v1.SidecarGrpc;
@@ -75,6 +76,23 @@ class SidecarRouterTest {
     Prediction shadow = router.route(FAST);
     assertThat(shadow.level()).isEqualTo(1);
     assertThat(shadow.predictedLevel()).isZero();
+  }
+
+  @Test
+  void route_untrustedKeyTheSidecarPlacesBelowTheDefault_isRoutedThere() throws Exception {
+    String name = startSidecar();
+    channel = InProcessChannelBuilder.forName(name).build();
+    router = SidecarRouter.watch(channel, 3, Duration.ofSeconds(30), null);
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(40));
+    // A new job type seen five times, every time at about 2 s: cold, and placed by its evidence.
+    ReportBatch.Builder b = ReportBatch.newBuilder().setReporterId("test").setSequence(2);
+    for (int i = 0; i < 5; i++) {
+      b.addReports(SidecarTestSupport.ack("shop", "new_export", 2000 * SidecarTestSupport.MS));
+    }
+    sidecar.reports().ingest(b.build().toByteArray());
+    String key = Keys.of("shop", "new_export");
+    await().atMost(Duration.ofSeconds(5)).until(() -> router.route(key).level() == 2);
+    assertThat(router.route(key).outcome()).isEqualTo(Outcome.COLD);
   }
 
   @Test

@@ -20,6 +20,9 @@ public final class Gates {
   static final List<String> G3_METRICS =
       List.of(RunMetrics.NOT_COMPLETED, RunMetrics.DEAD_LETTERED, RunMetrics.SUBMIT_ERRORS);
 
+  /** How far the adapter's mean change against FIFO may trail the oracle's (T7): 2 points. */
+  public static final double ORACLE_GAP_POINTS = 0.02;
+
   /** The arm the simulation gate A judges. */
   public static final String GATE_A_ARM = "predictive_warm";
 
@@ -58,7 +61,8 @@ public final class Gates {
   /**
    * Returns the project's targets for {@code rabbitmq-predictive}, for the arms present: mean at
    * most -50% and short-class P50 at most -85% against {@code rabbitmq-fifo}, P99 at most 1.25x,
-   * export max wait at most 2x, nothing lost, and a lower mean than {@code rabbitmq-static-tuned}.
+   * export max wait at most 2x, nothing lost, a lower mean than {@code rabbitmq-static-tuned}, and
+   * a mean change against FIFO at most 2 points short of {@code rabbitmq-oracle}'s (T7).
    *
    * @param arms the arms of the run
    * @return the criteria, empty when {@code rabbitmq-predictive} or {@code rabbitmq-fifo} is absent
@@ -84,6 +88,11 @@ public final class Gates {
             List.of(RunMetrics.NOT_COMPLETED, RunMetrics.LOST, RunMetrics.SUBMIT_ERRORS)));
     if (arms.contains("rabbitmq-static-tuned")) {
       out.add(new Criterion.Reduction("T6", RunMetrics.MEAN_MS, arm, "rabbitmq-static-tuned"));
+    }
+    if (arms.contains("rabbitmq-oracle")) {
+      out.add(
+          new Criterion.GapToReference(
+              "T7", RunMetrics.MEAN_MS, arm, "rabbitmq-oracle", fifo, ORACLE_GAP_POINTS));
     }
     return out;
   }

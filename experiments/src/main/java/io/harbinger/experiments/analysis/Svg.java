@@ -7,13 +7,19 @@ import java.util.Locale;
  *
  * <p>Not thread-safe; one instance builds one document.
  */
-final class Svg {
+public final class Svg {
 
   private final StringBuilder body = new StringBuilder();
   private final int width;
   private final int height;
 
-  Svg(int width, int height) {
+  /**
+   * Creates an empty document.
+   *
+   * @param width pixels, at least 1
+   * @param height pixels, at least 1
+   */
+  public Svg(int width, int height) {
     if (width < 1 || height < 1) {
       throw new IllegalArgumentException(
           "width and height must be positive: " + width + "x" + height);
@@ -22,7 +28,18 @@ final class Svg {
     this.height = height;
   }
 
-  Svg rect(double x, double y, double w, double h, String fill, String stroke) {
+  /**
+   * Adds a rectangle; a negative width or height is drawn as zero.
+   *
+   * @param x left edge
+   * @param y top edge
+   * @param w width
+   * @param h height
+   * @param fill fill colour, or {@code none}
+   * @param stroke outline colour, or {@code none}
+   * @return this document
+   */
+  public Svg rect(double x, double y, double w, double h, String fill, String stroke) {
     body.append(
         String.format(
             Locale.ROOT,
@@ -36,7 +53,18 @@ final class Svg {
     return this;
   }
 
-  Svg line(double x1, double y1, double x2, double y2, String stroke, double strokeWidth) {
+  /**
+   * Adds a line.
+   *
+   * @param x1 start x
+   * @param y1 start y
+   * @param x2 end x
+   * @param y2 end y
+   * @param stroke colour
+   * @param strokeWidth pixels
+   * @return this document
+   */
+  public Svg line(double x1, double y1, double x2, double y2, String stroke, double strokeWidth) {
     body.append(
         String.format(
             Locale.ROOT,
@@ -51,7 +79,17 @@ final class Svg {
     return this;
   }
 
-  Svg circle(double cx, double cy, double r, String fill, String stroke) {
+  /**
+   * Adds a circle.
+   *
+   * @param cx centre x
+   * @param cy centre y
+   * @param r radius
+   * @param fill fill colour, or {@code none}
+   * @param stroke outline colour, or {@code none}
+   * @return this document
+   */
+  public Svg circle(double cx, double cy, double r, String fill, String stroke) {
     body.append(
         String.format(
             Locale.ROOT,
@@ -64,11 +102,32 @@ final class Svg {
     return this;
   }
 
-  Svg text(double x, double y, String text, String anchor, int size) {
+  /**
+   * Adds a line of text.
+   *
+   * @param x anchor x
+   * @param y baseline y
+   * @param text the text, escaped here
+   * @param anchor {@code start}, {@code middle} or {@code end}
+   * @param size font size in pixels
+   * @return this document
+   */
+  public Svg text(double x, double y, String text, String anchor, int size) {
     return text(x, y, text, anchor, size, 0);
   }
 
-  Svg text(double x, double y, String text, String anchor, int size, double rotateDegrees) {
+  /**
+   * Adds a line of text rotated about its anchor.
+   *
+   * @param x anchor x
+   * @param y baseline y
+   * @param text the text, escaped here
+   * @param anchor {@code start}, {@code middle} or {@code end}
+   * @param size font size in pixels
+   * @param rotateDegrees clockwise rotation, 0 for none
+   * @return this document
+   */
+  public Svg text(double x, double y, String text, String anchor, int size, double rotateDegrees) {
     String transform =
         rotateDegrees == 0
             ? ""
@@ -87,7 +146,12 @@ final class Svg {
     return this;
   }
 
-  String render() {
+  /**
+   * Returns the document.
+   *
+   * @return the SVG text
+   */
+  public String render() {
     return String.format(
             Locale.ROOT,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
@@ -101,7 +165,13 @@ final class Svg {
         + "</svg>\n";
   }
 
-  static String escape(String text) {
+  /**
+   * Escapes text for XML and drops control characters.
+   *
+   * @param text the text
+   * @return the escaped text
+   */
+  public static String escape(String text) {
     StringBuilder s = new StringBuilder(text.length());
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);

@@ -1,8 +1,11 @@
 package io.harbinger.experiments.bench;
 
+import io.harbinger.experiments.levels.DecisionLog;
 import io.harbinger.experiments.workload.Job;
 import io.harbinger.experiments.workload.Service;
+import io.harbinger.experiments.workload.Workload;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One comparison arm: a broker and a delivery policy that carry the benchmark's messages from the
@@ -38,6 +41,29 @@ interface BenchArm {
    * @throws Exception when the broker cannot be reached or set up
    */
   Session open(Endpoints endpoints, double timeScale, Worker worker) throws Exception;
+
+  /**
+   * Starts the arm's consumers for a workload; arms that place jobs by the whole run's planned
+   * costs (the oracle, the naive median) need it, the others use only its time scale.
+   *
+   * @param endpoints where RabbitMQ and Redis are
+   * @param workload the run's jobs
+   * @param worker what runs each delivery
+   * @return the running session
+   * @throws Exception when the broker cannot be reached or set up
+   */
+  default Session open(Endpoints endpoints, Workload workload, Worker worker) throws Exception {
+    return open(endpoints, workload.config().timeScale(), worker);
+  }
+
+  /**
+   * Returns the record of the placement decisions of this arm's last session.
+   *
+   * @return the record, empty for arms that place nothing (FIFO, Redis, Harbinger's broker)
+   */
+  default Optional<DecisionLog> decisions() {
+    return Optional.empty();
+  }
 
   /** The external service an arm needs. */
   enum Backend {

@@ -16,6 +16,7 @@ import io.harbinger.experiments.workload.MessageRecord;
 import io.harbinger.experiments.workload.RunRecord;
 import io.harbinger.experiments.workload.RunRecords;
 import io.harbinger.experiments.workload.Sleeper;
+import io.harbinger.experiments.workload.Webhooks;
 import io.harbinger.experiments.workload.Workload;
 import io.harbinger.experiments.workload.WorkloadConfig;
 import io.harbinger.predictor.Ticker;
@@ -34,6 +35,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
@@ -49,8 +54,14 @@ import redis.clients.jedis.Jedis;
  *
  * <p>Example: {@code ./harbinger bench --profile quick} runs six arms over seeds 11, 22 and 33 with
  * sleeping handlers at time scale 10 and writes {@code experiments/results/bench/quick-<date>/}:
- * {@code runs/<arm>-seed<seed>/} (run.json and messages.tsv), summary.json, report.md, charts/*.svg
- * and command.txt (the command, git commit, machine facts and seeds).
+ * {@code runs/<arm>-seed<seed>/} (run.json and messages.tsv, and for arms that place messages the
+ * decision record: decisions.tsv, boundaries.tsv, decisions.svg), summary.json, report.md,
+ * charts/*.svg, plan.json and command.txt (the command, git commit, machine facts and seeds).
+ *
+ * <p>Resuming: the same command with the same {@code --out} again skips every arm x seed run
+ * already complete in the directory and analyses all complete runs of the directory together (also
+ * those of arms and seeds an earlier invocation ran); see {@link SavedPlan}. Earlier invocations'
+ * command.txt go to command-history.txt.
  *
  * <p>Exit codes: 0 when every run completed every message, 1 when RabbitMQ or Redis is unreachable
  * or a run fails, 2 for bad flags, 3 when a run lost or dead-lettered a message (reported loudly,
@@ -63,8 +74,9 @@ import redis.clients.jedis.Jedis;
  * the reference's runner did, so no arm always runs first. Besides each arm's gate against its FIFO
  * baseline, the project's targets for {@code rabbitmq-predictive} are judged as secondary criteria:
  * mean at most -50% and short-class P50 at most -85% against {@code rabbitmq-fifo}, P99 at most
- * 1.25x, export max wait at most 2x, nothing lost, and a lower mean than {@code
- * rabbitmq-static-tuned}.
+ * 1.25x, export max wait at most 2x, nothing lost, a lower mean than {@code rabbitmq-static-tuned},
+ * and a mean change against FIFO at most 2 points short of {@code rabbitmq-oracle}'s (each when
+ * those arms ran).
  */
 @Command(
     name = "bench",
@@ -120,6 +132,13 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--drain-seconds",
       description = "Longest wait for completion after the arrivals (default: the profile's).")
   private Double drainSeconds;
+
+  @Option(
+      names = "--webhooks",
+      description =
+          "What the 2%% slow deliver_webhook attempts (1500 ms) do: failing (the reference: nacked,"
+              + " then retried) or succeeding (learned by the predictor). Default: failing.")
+  private String webhooks;
 
   @Option(
       names = "--out",
@@ -187,8 +206,18 @@ public final class BenchCommand implements Callable<Integer> {
       double rateScale,
       double timeScale,
       Duration drain,
+      Webhooks webhooks,
+      KernelCalibration kernels,
+      boolean resumed,
       Path out,
-      Endpoints endpoints) {}
+      Endpoints endpoints) {
+
+    /** Returns what every run of the plan shares, as saved beside the runs. */
+    SavedPlan saved() {
+      return new SavedPlan(
+          handlers, arrivalSeconds, rateScale, timeScale, drain, webhooks, kernels);
+    }
+  }
 
   Plan plan() {
     return plan(Endpoints.fromEnvironment());
@@ -218,19 +247,6 @@ public final class BenchCommand implements Callable<Integer> {
     if (seedList.isEmpty()) {
       throw new IllegalArgumentException("--seeds must name at least one seed");
     }
-    HandlerMode mode = handlers == null ? p.handlers() : HandlerMode.fromWireName(handlers);
-    double scale = timeScale == null ? p.timeScale() : timeScale;
-    double arrival = arrivalSeconds == null ? p.arrivalSeconds() : arrivalSeconds;
-    double drainS = drainSeconds == null ? p.drainSeconds() : drainSeconds;
-    if (!(drainS > 0 && drainS <= 86_400)) {
-      throw new IllegalArgumentException("--drain-seconds must be in (0, 86400]: " + drainS);
-    }
-    double rate = rateScale != null ? rateScale : p.rateScale();
-    if (Double.isNaN(rate)) {
-      rate = calibratedRateScale(mode);
-    }
-    // Checks time scale, arrival window and rate scale with WorkloadConfig's own messages.
-    WorkloadConfig check = new WorkloadConfig(seedList.get(0), arrival, rate, scale);
     Path dir =
         out != null
             ? out
@@ -239,6 +255,60 @@ public final class BenchCommand implements Callable<Integer> {
                 "results",
                 "bench",
                 p.wireName() + "-" + LocalDate.now(clock.withZone(ZoneOffset.UTC)));
+    Optional<SavedPlan> saved;
+    try {
+      saved = SavedPlan.read(dir);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(
+          e.getMessage() + " (delete it to start the directory afresh, or use another --out)");
+    }
+    HandlerMode mode =
+        pick(
+            "--handlers",
+            handlers == null ? null : HandlerMode.fromWireName(handlers),
+            saved.map(SavedPlan::handlers),
+            p.handlers(),
+            HandlerMode::wireName,
+            dir);
+    double scale =
+        pick(
+            "--time-scale", timeScale, saved.map(SavedPlan::timeScale), p.timeScale(), d -> d, dir);
+    double arrival =
+        pick(
+            "--arrival-seconds",
+            arrivalSeconds,
+            saved.map(SavedPlan::arrivalSeconds),
+            p.arrivalSeconds(),
+            d -> d,
+            dir);
+    Duration drain =
+        pick(
+            "--drain-seconds",
+            drainSeconds == null ? null : drainDuration(drainSeconds),
+            saved.map(SavedPlan::drain),
+            drainDuration(p.drainSeconds()),
+            d -> d.toMillis() / 1000.0,
+            dir);
+    Webhooks variant =
+        pick(
+            "--webhooks",
+            webhooks == null ? null : Webhooks.fromWireName(webhooks),
+            saved.map(SavedPlan::webhooks),
+            Webhooks.FAILING,
+            Webhooks::wireName,
+            dir);
+    KernelCalibration kernels = saved.map(SavedPlan::kernels).orElseGet(() -> kernels(mode));
+    Double profileRate = Double.isNaN(p.rateScale()) ? null : p.rateScale();
+    double rate =
+        pick(
+            "--rate-scale",
+            rateScale,
+            saved.map(SavedPlan::rateScale),
+            profileRate == null ? calibratedRateScale(kernels) : profileRate,
+            d -> d,
+            dir);
+    // Checks time scale, arrival window and rate scale with WorkloadConfig's own messages.
+    WorkloadConfig check = new WorkloadConfig(seedList.get(0), arrival, rate, scale, variant);
     return new Plan(
         p,
         armNames,
@@ -247,9 +317,44 @@ public final class BenchCommand implements Callable<Integer> {
         check.arrivalSeconds(),
         check.rateScale(),
         check.timeScale(),
-        Duration.ofMillis(Math.round(drainS * 1000)),
+        drain,
+        variant,
+        kernels,
+        saved.isPresent(),
         dir,
         endpoints);
+  }
+
+  private static Duration drainDuration(double seconds) {
+    if (!(seconds > 0 && seconds <= 86_400)) {
+      throw new IllegalArgumentException("--drain-seconds must be in (0, 86400]: " + seconds);
+    }
+    return Duration.ofMillis(Math.round(seconds * 1000));
+  }
+
+  /**
+   * Returns a setting: the flag if given, else the saved plan's, else the profile's; a flag that
+   * contradicts the saved plan is refused, since one directory must hold runs of one plan.
+   */
+  private static <T> T pick(
+      String flag,
+      T given,
+      Optional<T> saved,
+      T profileDefault,
+      java.util.function.Function<T, Object> shown,
+      Path dir) {
+    if (given != null && saved.isPresent() && !given.equals(saved.get())) {
+      throw new IllegalArgumentException(
+          flag
+              + " "
+              + shown.apply(given)
+              + " differs from the "
+              + shown.apply(saved.get())
+              + " of the runs already in "
+              + dir
+              + ": resume with the same settings, or use another --out");
+    }
+    return given != null ? given : saved.orElse(profileDefault);
   }
 
   /**
@@ -261,12 +366,11 @@ public final class BenchCommand implements Callable<Integer> {
    * @return seed 1, 10 s of arrivals at rate scale 0.5, at the plan's time scale
    */
   static WorkloadConfig warmupConfig(Plan plan) {
-    return new WorkloadConfig(WARMUP_SEED, 10, 0.5, plan.timeScale());
+    return new WorkloadConfig(WARMUP_SEED, 10, 0.5, plan.timeScale(), plan.webhooks());
   }
 
-  private static double calibratedRateScale(HandlerMode mode) {
-    return Calibration.compute(
-            kernels(mode), BenchRunner.WORKERS, cores(), Calibration.STEADY_TARGET)
+  private static double calibratedRateScale(KernelCalibration kernels) {
+    return Calibration.compute(kernels, BenchRunner.WORKERS, cores(), Calibration.STEADY_TARGET)
         .rateScale();
   }
 
@@ -301,34 +405,73 @@ public final class BenchCommand implements Callable<Integer> {
       err.flush();
       return 1;
     }
-    KernelCalibration kernels = kernels(plan.handlers());
+    KernelCalibration kernels = plan.kernels();
     Path runsDir = plan.out().resolve("runs");
     Files.createDirectories(runsDir);
     String started = clock.instant().toString();
     // The code that runs is the code at the start: a commit made during a long run must not be
     // named.
     String commit = gitCommit();
-    writeCommandFile(plan, versions, kernels, commit, started, null);
+    SavedPlan saved = plan.saved();
+    if (plan.resumed()) {
+      SavedPlan.keepHistory(plan.out());
+    }
+    saved.write(plan.out());
+    List<Workload> workloads = new ArrayList<>();
+    List<String> pending = new ArrayList<>();
+    Map<String, RunRecord> complete = new TreeMap<>();
+    for (long seed : plan.seeds()) {
+      Workload workload = Workload.generate(saved.workload(seed), kernels);
+      workloads.add(workload);
+      for (String name : plan.arms()) {
+        String run = name + "-seed" + seed;
+        Optional<RunRecord> done =
+            saved.completeRun(runsDir.resolve(run), seed, workload.jobs().size());
+        if (done.isPresent()) {
+          complete.put(run, done.get());
+        } else {
+          pending.add(run);
+        }
+      }
+    }
+    if (plan.resumed() || !complete.isEmpty()) {
+      outWriter.printf(
+          "bench: resuming %s: %d of %d runs already complete, %d to run%n",
+          plan.out(), complete.size(), complete.size() + pending.size(), pending.size());
+      outWriter.flush();
+    }
+    Set<String> reused = new java.util.TreeSet<>(complete.keySet());
+    writeCommandFile(plan, versions, kernels, commit, started, null, reused);
     BenchRunner runner =
         new BenchRunner(Ticker.SYSTEM, Sleeper.SYSTEM, plan.drain(), progressStream());
     WorkloadConfig warmup = warmupConfig(plan);
     for (String name : plan.arms()) {
-      runner.run(
-          BenchArms.byName(name), Workload.generate(warmup, kernels), plan.handlers(), endpoints);
+      if (pending.stream().anyMatch(r -> r.startsWith(name + "-seed"))) {
+        runner.run(
+            BenchArms.byName(name), Workload.generate(warmup, kernels), plan.handlers(), endpoints);
+      }
     }
-    List<RunRecord> runs = new ArrayList<>();
     List<String> losses = new ArrayList<>();
-    for (long seed : plan.seeds()) {
-      Workload workload =
-          Workload.generate(
-              new WorkloadConfig(seed, plan.arrivalSeconds(), plan.rateScale(), plan.timeScale()),
-              kernels);
+    for (int s = 0; s < plan.seeds().size(); s++) {
+      long seed = plan.seeds().get(s);
+      Workload workload = workloads.get(s);
       int offset = (int) Math.floorMod(seed, (long) plan.arms().size());
       for (int i = 0; i < plan.arms().size(); i++) {
         BenchArm arm = BenchArms.byName(plan.arms().get((i + offset) % plan.arms().size()));
-        RunRecord run = runner.run(arm, workload, plan.handlers(), endpoints);
-        RunRecords.write(runsDir.resolve(arm.name() + "-seed" + seed), run);
-        runs.add(run);
+        String runName = arm.name() + "-seed" + seed;
+        if (complete.containsKey(runName)) {
+          continue;
+        }
+        RunRecord run = withCommit(runner.run(arm, workload, plan.handlers(), endpoints), commit);
+        Path runDir = runsDir.resolve(runName);
+        if (arm.decisions().isPresent()) {
+          arm.decisions().get().write(runDir, arm.name() + " seed " + seed);
+        }
+        // The decisions first: RunRecords writes messages.tsv last and reading checks its rows, so
+        // a
+        // run cut off while writing is not complete and runs again.
+        RunRecords.write(runDir, run);
+        complete.put(runName, run);
         long notCompleted = run.messages().stream().filter(m -> !m.completed()).count();
         long lost =
             run.messages().stream().filter(m -> m.outcome() == MessageRecord.Outcome.LOST).count();
@@ -349,12 +492,37 @@ public final class BenchCommand implements Callable<Integer> {
         }
       }
     }
+    // Every complete run of this plan in the directory, also of arms and seeds not asked for now.
+    Set<String> analysedArms = new LinkedHashSet<>(plan.arms());
+    for (Path dir : listRunDirs(runsDir)) {
+      String runName = dir.getFileName().toString();
+      int at = runName.lastIndexOf("-seed");
+      if (complete.containsKey(runName) || at < 1) {
+        continue;
+      }
+      String armName = runName.substring(0, at);
+      long seed;
+      try {
+        seed = Long.parseLong(runName.substring(at + "-seed".length()));
+        BenchArms.byName(armName);
+      } catch (IllegalArgumentException e) {
+        continue;
+      }
+      int messages = Workload.generate(saved.workload(seed), kernels).jobs().size();
+      Optional<RunRecord> other = saved.completeRun(dir, seed, messages);
+      if (other.isPresent()) {
+        complete.put(runName, other.get());
+        analysedArms.add(armName);
+      }
+    }
+    List<RunRecord> runs = new ArrayList<>(complete.values());
     Analysis report =
-        Analysis.analyse(runs, PercentileBootstrap.defaults(), issueTargets(plan.arms()));
+        Analysis.analyse(
+            runs, PercentileBootstrap.defaults(), issueTargets(List.copyOf(analysedArms)));
     ReportFormat.writeAll(report, plan.out());
-    writeCommandFile(plan, versions, kernels, commit, started, clock.instant().toString());
+    writeCommandFile(plan, versions, kernels, commit, started, clock.instant().toString(), reused);
     outWriter.printf(
-        "wrote %d runs of %d arms to %s%n", runs.size(), plan.arms().size(), plan.out());
+        "wrote %d runs of %d arms to %s%n", runs.size(), analysedArms.size(), plan.out());
     for (String arm : report.arms()) {
       GateResult gate = report.gate(arm);
       if (gate != null) {
@@ -488,7 +656,8 @@ public final class BenchCommand implements Callable<Integer> {
       KernelCalibration kernels,
       String commit,
       String started,
-      String finished)
+      String finished,
+      Set<String> reused)
       throws IOException {
     StringBuilder b = new StringBuilder();
     b.append("command: ./harbinger bench");
@@ -505,11 +674,21 @@ public final class BenchCommand implements Callable<Integer> {
         .append(String.join(",", plan.seeds().stream().map(String::valueOf).toList()))
         .append('\n');
     b.append("handlers: ").append(plan.handlers().wireName()).append('\n');
+    b.append("webhooks: ").append(plan.webhooks().wireName()).append('\n');
     b.append(String.format(Locale.ROOT, "arrival_seconds: %.1f%n", plan.arrivalSeconds()));
     b.append(String.format(Locale.ROOT, "rate_scale: %.4f%n", plan.rateScale()));
     b.append(String.format(Locale.ROOT, "time_scale: %.2f%n", plan.timeScale()));
     b.append("drain: ").append(plan.drain()).append('\n');
-    b.append("warmup: every arm once, unrecorded: ").append(warmupConfig(plan)).append('\n');
+    b.append("warmup: every arm with a run to do, once, unrecorded: ")
+        .append(warmupConfig(plan))
+        .append('\n');
+    if (!reused.isEmpty()) {
+      b.append("reused_runs: ")
+          .append(String.join(",", reused))
+          .append(" (complete from an earlier invocation, see ")
+          .append(SavedPlan.HISTORY_FILE)
+          .append("; each run.json names its git_commit)\n");
+    }
     b.append("workers: ").append(BenchRunner.WORKERS).append(", prefetch 1\n");
     b.append("kernels: ").append(kernels).append('\n');
     b.append("cores: ").append(cores()).append('\n');
@@ -553,6 +732,25 @@ public final class BenchCommand implements Callable<Integer> {
         .append('\n');
     Files.createDirectories(plan.out());
     Files.writeString(plan.out().resolve("command.txt"), b.toString(), StandardCharsets.UTF_8);
+  }
+
+  private static RunRecord withCommit(RunRecord run, String commit) {
+    Map<String, String> attributes = new TreeMap<>(run.attributes());
+    attributes.put("git_commit", commit);
+    return new RunRecord(
+        run.arm(),
+        run.seed(),
+        run.handlers(),
+        run.config(),
+        run.submitErrors(),
+        attributes,
+        run.messages());
+  }
+
+  private static List<Path> listRunDirs(Path runsDir) throws IOException {
+    try (var dirs = Files.list(runsDir)) {
+      return dirs.filter(Files::isDirectory).sorted().toList();
+    }
   }
 
   private static String gitCommit() {

@@ -93,7 +93,7 @@ final class BenchRunner {
     Set<Integer> deadLettered = new HashSet<>();
     long runStart = ticker.nanos();
     boolean allDone;
-    try (BenchArm.Session session = arm.open(endpoints, workload.config().timeScale(), tracker)) {
+    try (BenchArm.Session session = arm.open(endpoints, workload, tracker)) {
       long origin = ticker.nanos() + ORIGIN_DELAY_NANOS;
       List<Thread> publishers = new ArrayList<>();
       for (Map.Entry<Service, List<Job>> e : byService.entrySet()) {

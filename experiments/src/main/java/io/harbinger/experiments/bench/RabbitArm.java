@@ -13,9 +13,12 @@ import io.grpc.health.v1.HealthGrpc;
 import io.harbinger.broker.ArmDefinition;
 import io.harbinger.broker.Policy;
 import io.harbinger.broker.RunsOn;
+import io.harbinger.experiments.levels.DecisionLog;
+import io.harbinger.experiments.levels.Placement;
 import io.harbinger.experiments.workload.Job;
 import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.Service;
+import io.harbinger.experiments.workload.Workload;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
@@ -52,8 +55,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The RabbitMQ arms: the producer takes each message's level from the arm's {@link Policy}: none
- * (FIFO), a static job-type map, the oracle tier, or Harbinger predictive, shadow or sidecar
- * routing through the wrapped channel.
+ * (FIFO), a static job-type map, the oracle, the naive median, or Harbinger predictive (with or
+ * without {@code demoteUntrusted}), shadow or sidecar routing through the wrapped channel.
  *
  * <p>Implementation notes: rabbitmq-facts section 3.1 and rabbit-adapter/README.md. Each run
  * declares a fresh classic queue with a unique name (with {@code x-max-priority} for every arm but
@@ -72,7 +75,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * arm watches that one instead and its consumers report to the exchange it learns from: that
  * sidecar keeps what it learned across runs (the warm-up and earlier seeds teach it), like a
  * deployed one. Every arm with a router records the level each job type routes to at the end of the
- * run ({@code levels_at_end}).
+ * run ({@code levels_at_end}). The oracle and naive arms set the priority themselves from a {@link
+ * Placement}: the oracle from each job's planned cost at the quantiles of the run's planned costs
+ * (the tertiles for 3 levels, the quintiles for 5), the naive median from the handler time of each
+ * successful delivery, timed around the worker on the consumer thread. Every arm but FIFO records
+ * each message's level and reason in a {@link DecisionLog} (predictive arms through a router that
+ * remembers, per publishing thread, the verdict the wrapped channel just asked for), with the
+ * boundaries where the arm has them.
  */
 final class RabbitArm implements BenchArm {
 
@@ -83,6 +92,7 @@ final class RabbitArm implements BenchArm {
   private final Policy policy;
   private final int levels;
   private final Map<String, Integer> map;
+  private volatile DecisionLog lastDecisions;
 
   /**
    * Creates an arm.
@@ -90,10 +100,11 @@ final class RabbitArm implements BenchArm {
    * @param name the arm name
    * @param policy where the producer takes the level from: {@link Policy#FIFO} (a plain classic
    *     queue), a static map, {@link Policy#ORACLE} (the job's planned-cost tertile), {@link
-   *     Policy#PREDICTIVE} (an embedded router), {@link Policy#SHADOW} (learning and stamping,
-   *     never setting the priority) or {@link Policy#SIDECAR} (a sidecar's route table: the
-   *     deployment of DESIGN.md)
-   * @param levels the levels, in [2, 10]; 3 for the static maps and the oracle
+   *     Policy#NAIVE} (the naive median), {@link Policy#PREDICTIVE} (an embedded router), {@link
+   *     Policy#PREDICTIVE_PAPER} (the same, every untrusted key at the default level), {@link
+   *     Policy#SHADOW} (learning and stamping, never setting the priority) or {@link
+   *     Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
+   * @param levels the levels, in [2, 10]; 3 for the static maps
    * @param map the job-type map of a static policy, else null
    */
   RabbitArm(String name, Policy policy, int levels, Map<String, Integer> map) {
@@ -129,19 +140,13 @@ final class RabbitArm implements BenchArm {
   }
 
   /**
-   * Returns the level the producer sets itself, for the arms whose level does not come from
-   * Harbinger's routing.
+   * Returns the level a static arm's producer sets itself.
    *
    * @param job the job
-   * @return the level in [0, levels), or -1 when the producer sets no priority
+   * @return the level in [0, levels), or -1 when the arm is not static
    */
   int fixedLevel(Job job) {
-    return switch (policy) {
-      case STATIC_TUNED, STATIC_MISCONFIGURED ->
-          map.getOrDefault(job.type().wireName(), levels / 2);
-      case ORACLE -> Math.min(job.oracleTier(), levels - 1);
-      default -> -1;
-    };
+    return isStatic(policy) ? map.getOrDefault(job.type().wireName(), levels / 2) : -1;
   }
 
   @Override
@@ -156,6 +161,24 @@ final class RabbitArm implements BenchArm {
 
   @Override
   public Session open(Endpoints endpoints, double timeScale, Worker worker) throws Exception {
+    if (policy == Policy.ORACLE || policy == Policy.NAIVE) {
+      throw new IllegalStateException(
+          name + " places jobs by the run's planned costs: open it with the workload");
+    }
+    return start(endpoints, null, worker);
+  }
+
+  @Override
+  public Session open(Endpoints endpoints, Workload workload, Worker worker) throws Exception {
+    return start(endpoints, Objects.requireNonNull(workload, "workload"), worker);
+  }
+
+  @Override
+  public Optional<DecisionLog> decisions() {
+    return Optional.ofNullable(lastDecisions);
+  }
+
+  private Session start(Endpoints endpoints, Workload workload, Worker worker) throws Exception {
     ConnectionFactory factory = endpoints.rabbitFactory();
     String unique = UUID.randomUUID().toString().substring(0, 8);
     String queue = "harbinger.bench." + name + "." + unique;
@@ -195,10 +218,26 @@ final class RabbitArm implements BenchArm {
         }
       }
       session.declared = true;
-      if (policy == Policy.PREDICTIVE || policy == Policy.SHADOW) {
+      if (workload != null && policy != Policy.FIFO) {
+        session.decisions = new DecisionLog(workload.jobs(), levels);
+        session.jobs = workload.jobs();
+        lastDecisions = session.decisions;
+      }
+      if (policy == Policy.ORACLE) {
+        session.placement = Placement.oracle(workload, levels);
+      } else if (policy == Policy.NAIVE) {
+        session.placement = Placement.naive(workload, levels);
+      } else if (policy == Policy.PREDICTIVE
+          || policy == Policy.SHADOW
+          || policy == Policy.PREDICTIVE_PAPER) {
         HistogramPredictor predictor =
             new HistogramPredictor(
-                PredictorConfig.builder().levels(levels).build(), Ticker.SYSTEM, Mode.PREDICTIVE);
+                PredictorConfig.builder()
+                    .levels(levels)
+                    .demoteUntrusted(policy != Policy.PREDICTIVE_PAPER)
+                    .build(),
+                Ticker.SYSTEM,
+                Mode.PREDICTIVE);
         session.predictor = predictor;
         session.embedded = EmbeddedRouter.start(session.producers, predictor, exchange);
         session.router = session.embedded;
@@ -223,7 +262,13 @@ final class RabbitArm implements BenchArm {
       }
       if (session.router != null) {
         session.reports = ReportPublisher.builder(session.consumers).exchange(exchange).start();
+        if (session.decisions != null) {
+          session.recorder = new RecordingRouter(session.router);
+          session.router = session.recorder;
+        }
       }
+      Placement learner = policy == Policy.NAIVE ? session.placement : null;
+      List<Job> jobs = session.jobs;
       for (int i = 0; i < BenchRunner.WORKERS; i++) {
         Channel raw = session.consumers.createChannel();
         Channel channel =
@@ -241,11 +286,18 @@ final class RabbitArm implements BenchArm {
             false,
             (tag, delivery) -> {
               boolean ok;
+              long started = System.nanoTime();
               try {
                 ok = worker.deliver(delivery.getBody());
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 ok = false;
+              }
+              if (ok && learner != null) {
+                int seq = Tracker.seqOf(delivery.getBody());
+                if (seq >= 0 && seq < jobs.size()) {
+                  learner.learned(jobs.get(seq), System.nanoTime() - started);
+                }
               }
               long deliveryTag = delivery.getEnvelope().getDeliveryTag();
               if (ok) {
@@ -258,7 +310,8 @@ final class RabbitArm implements BenchArm {
         session.channels.add(channel);
       }
       return session;
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
+      // An Error too (a class missing from the classpath): open connections would keep the JVM up.
       session.close();
       throw e;
     }
@@ -354,6 +407,10 @@ final class RabbitArm implements BenchArm {
     private ManagedChannel sidecarChannel;
     private SidecarRouter sidecarRouter;
     private ReportPublisher reports;
+    private DecisionLog decisions;
+    private List<Job> jobs = List.of();
+    private Placement placement;
+    private RecordingRouter recorder;
 
     RabbitSession(
         String queue, String exchange, boolean ownsExchange, ExecutorService consumerExecutor) {
@@ -378,17 +435,53 @@ final class RabbitArm implements BenchArm {
       synchronized (channels) {
         channels.add(channel);
       }
-      return job -> channel.basicPublish("", queue, properties(job), body(job));
+      return job -> {
+        Placement.Decision d = decide(job);
+        channel.basicPublish("", queue, properties(job, d), body(job));
+        record(job, d);
+      };
     }
 
-    private AMQP.BasicProperties properties(Job job) {
+    /** The level the arm itself sets, or null when the wrapped channel (or nobody) sets it. */
+    private Placement.Decision decide(Job job) {
+      if (placement != null) {
+        return placement.place(job, Ticker.SYSTEM.nanos());
+      }
+      int level = fixedLevel(job);
+      return level < 0 ? null : new Placement.Decision(level, "static", Double.NaN);
+    }
+
+    private void record(Job job, Placement.Decision own) {
+      if (decisions == null) {
+        return;
+      }
+      long now = Ticker.SYSTEM.nanos();
+      if (own != null) {
+        decisions.record(job.seq(), now, own.level(), own.reason(), own.estimateMillis());
+        if (placement != null) {
+          placement.boundariesMillis().ifPresent(b -> decisions.boundaries(now, b));
+        }
+        return;
+      }
+      Prediction p = recorder == null ? null : recorder.last();
+      if (p == null) {
+        return;
+      }
+      Placement.Decision d = Placement.decision(p);
+      int level = policy == Policy.SHADOW ? p.predictedLevel() : p.level();
+      decisions.record(job.seq(), now, level, d.reason(), d.estimateMillis());
+      if (predictor != null) {
+        predictor.boundaries().ifPresent(b -> decisions.boundaries(now, Placement.millis(b)));
+      }
+    }
+
+    private AMQP.BasicProperties properties(Job job, Placement.Decision own) {
       AMQP.BasicProperties.Builder props =
           new AMQP.BasicProperties.Builder()
               .deliveryMode(1)
               .headers(Map.of(HarbingerHeaders.DEFAULT_JOB_TYPE, job.type().wireName()));
-      int level = fixedLevel(job);
-      if (level >= 0) {
-        props.priority(levels - 1 - level);
+      if (own != null) {
+        props.priority(levels - 1 - own.level());
       }
       return props.build();
     }
@@ -413,6 +506,9 @@ final class RabbitArm implements BenchArm {
       if (reports != null) {
         out.put("reports_sent", Long.toString(reports.sent()));
         out.put("reports_dropped", Long.toString(reports.dropped()));
+      }
+      if (decisions != null) {
+        out.putAll(decisions.summary());
       }
       return out;
     }
@@ -467,6 +563,49 @@ final class RabbitArm implements BenchArm {
       }
       consumerExecutor.shutdownNow();
       quietly(() -> consumerExecutor.awaitTermination(3, TimeUnit.SECONDS));
+    }
+  }
+
+  /**
+   * A router that remembers, per calling thread, the last verdict it returned: the wrapped channel
+   * asks it during {@code basicPublish}, and the publisher reads the verdict right after.
+   */
+  private static final class RecordingRouter implements Router {
+    private final Router delegate;
+    private final ThreadLocal<Prediction> last = new ThreadLocal<>();
+
+    RecordingRouter(Router delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public Prediction route(String key) {
+      Prediction p = delegate.route(key);
+      last.set(p);
+      return p;
+    }
+
+    @Override
+    public Prediction route(String key, long sizeHint) {
+      Prediction p = delegate.route(key, sizeHint);
+      last.set(p);
+      return p;
+    }
+
+    @Override
+    public int levels() {
+      return delegate.levels();
+    }
+
+    @Override
+    public int defaultLevel() {
+      return delegate.defaultLevel();
+    }
+
+    Prediction last() {
+      Prediction p = last.get();
+      last.remove();
+      return p;
     }
   }
 

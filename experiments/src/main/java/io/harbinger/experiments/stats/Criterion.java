@@ -294,4 +294,42 @@ public sealed interface Criterion {
       return "every run: " + String.join(", ", zeroMetrics) + " = 0";
     }
   }
+
+  /**
+   * The arm's paired change against a baseline is at most {@code maxPoints} above a reference arm's
+   * change against the same baseline: per unit, (arm / baseline - 1) - (reference / baseline - 1),
+   * and the interval's upper end of their mean must not exceed the limit.
+   *
+   * <p>Example: the adapter within 2 points of the oracle, both against FIFO: {@code new
+   * GapToReference("T7", "mean_ms", "rabbitmq-predictive", "rabbitmq-oracle", "rabbitmq-fifo",
+   * 0.02)}; with the oracle at -59.7% and the adapter at -57.8% a seed's gap is +1.9 points.
+   *
+   * @param id the criterion's identifier
+   * @param metric the metric
+   * @param arm the arm judged
+   * @param reference the arm it must keep up with
+   * @param baseline the arm both changes are taken against
+   * @param maxPoints the largest gap as a fraction (0.02 = 2 points), positive
+   */
+  record GapToReference(
+      String id, String metric, String arm, String reference, String baseline, double maxPoints)
+      implements Criterion {
+    /** Checks the fields. */
+    public GapToReference {
+      check(id, metric, arm, baseline);
+      check(id, metric, reference, baseline);
+      requirePositive(maxPoints, "a gap limit");
+    }
+
+    @Override
+    public String rule() {
+      return metric
+          + " change vs "
+          + baseline
+          + " minus "
+          + reference
+          + "'s: CI upper <= "
+          + percent(maxPoints).substring(1).replace("%", " points");
+    }
+  }
 }

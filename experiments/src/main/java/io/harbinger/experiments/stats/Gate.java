@@ -82,6 +82,7 @@ public final class Gate {
       Criterion criterion, Observations observations, Bootstrap bootstrap) {
     return switch (criterion) {
       case Criterion.NoLostWork c -> noLostWork(c, observations);
+      case Criterion.GapToReference c -> gap(c, observations, bootstrap);
       case Criterion.Paired c -> paired(c, observations, bootstrap);
     };
   }
@@ -111,6 +112,91 @@ public final class Gate {
           "all " + runs + " runs have " + String.join(", ", c.zeroMetrics()) + " = 0");
     }
     return new Verdict(c, Status.FAIL, null, null, "work lost: " + String.join("; ", problems));
+  }
+
+  private static Verdict gap(
+      Criterion.GapToReference c, Observations observations, Bootstrap bootstrap) {
+    Map<String, Double> base = observations.values(c.baseline(), c.metric());
+    Map<String, Double> arm = observations.values(c.arm(), c.metric());
+    Map<String, Double> ref = observations.values(c.reference(), c.metric());
+    java.util.TreeMap<String, Double> ordered = new java.util.TreeMap<>(Pairing::compareUnits);
+    ordered.putAll(arm);
+    List<String> units = new ArrayList<>();
+    List<Double> armValues = new ArrayList<>();
+    List<Double> refValues = new ArrayList<>();
+    List<Double> gaps = new ArrayList<>();
+    String why = null;
+    for (String unit : ordered.keySet()) {
+      Double b = base.get(unit);
+      Double a = arm.get(unit);
+      Double r = ref.get(unit);
+      if (b == null || r == null) {
+        continue;
+      }
+      if (b == 0
+          || !Double.isFinite(b)
+          || a == null
+          || !Double.isFinite(a)
+          || !Double.isFinite(r)) {
+        why = "a value of unit " + unit + " is zero or not finite: " + List.of(a, r, b);
+        continue;
+      }
+      double armChange = PairedStatistic.RELATIVE_DELTA.of(a, b);
+      double refChange = PairedStatistic.RELATIVE_DELTA.of(r, b);
+      units.add(unit);
+      armValues.add(armChange);
+      refValues.add(refChange);
+      gaps.add(armChange - refChange);
+    }
+    if (why == null && units.size() < Pairing.MIN_PAIRS) {
+      why =
+          "at least "
+              + Pairing.MIN_PAIRS
+              + " units with "
+              + c.arm()
+              + ", "
+              + c.reference()
+              + " and "
+              + c.baseline()
+              + " are required: "
+              + units.size();
+    }
+    PairedValues pairs =
+        new PairedValues(PairedStatistic.RELATIVE_DELTA, units, armValues, refValues, gaps, why);
+    if (why != null) {
+      return new Verdict(c, Status.UNEVALUABLE, pairs, null, "unevaluable: " + why);
+    }
+    Interval ci = bootstrap.meanInterval(gaps);
+    boolean pass = ci.high() <= c.maxPoints();
+    return verdict(
+        c,
+        pass,
+        pairs,
+        ci,
+        points(ci.point())
+            + " ["
+            + points(ci.low())
+            + ", "
+            + points(ci.high())
+            + "] over "
+            + ci.n()
+            + " (change "
+            + pct(mean(armValues))
+            + " against "
+            + pct(mean(refValues))
+            + ")"
+            + ": CI upper "
+            + (pass ? "<= " : "> ")
+            + points(c.maxPoints()).substring(1)
+            + " limit");
+  }
+
+  private static String points(double fraction) {
+    return String.format(Locale.ROOT, "%+.1f points", fraction * 100);
+  }
+
+  private static double mean(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
   }
 
   private static Verdict paired(

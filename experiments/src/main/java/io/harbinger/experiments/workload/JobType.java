@@ -30,12 +30,15 @@ public enum JobType {
   PUSH_NOTIFICATION(Service.NOTIFICATIONS, 10.0, Multipliers.NOTIFICATIONS, Kernel.NONE),
   /** Text message: a slower provider call only. */
   SEND_SMS(Service.NOTIFICATIONS, 2.0, Multipliers.NOTIFICATIONS, Kernel.NONE),
-  /** Partner webhook: an HTTP call; 2% time out after 1500 ms and succeed on the retry. */
+  /**
+   * Partner webhook: an HTTP call; 2% take 1500 ms, and either fail and succeed on the retry (the
+   * reference) or succeed at once ({@link Webhooks}).
+   */
   DELIVER_WEBHOOK(Service.PARTNERS, 5.0, Multipliers.PARTNERS, Kernel.NONE),
   /** Report export: generate, sort and group 40 to 119 chunks of 250,000 rows. */
   EXPORT_REPORT(Service.ANALYTICS, 0.1, Multipliers.FLAT, Kernel.EXPORT);
 
-  /** The first attempt of a failing webhook waits this long, then fails. */
+  /** The slow webhook attempt takes this long (and, under {@link Webhooks#FAILING}, fails). */
   public static final double WEBHOOK_TIMEOUT_MILLIS = 1500;
 
   private static final class Multipliers {
@@ -177,13 +180,25 @@ public enum JobType {
   record Draw(long units, double sleepMillis, double failedAttemptMillis) {}
 
   /**
-   * Draws one job's cost.
+   * Draws one job's cost, with the reference's failing slow webhooks.
    *
    * @param random the type's stream
    * @param phase the phase the job arrives in
    * @return the drawn units and sleeps
    */
   Draw draw(SplittableRandom random, Phase phase) {
+    return draw(random, phase, Webhooks.FAILING);
+  }
+
+  /**
+   * Draws one job's cost.
+   *
+   * @param random the type's stream
+   * @param phase the phase the job arrives in
+   * @param webhooks what slow webhook attempts do
+   * @return the drawn units and sleeps
+   */
+  Draw draw(SplittableRandom random, Phase phase, Webhooks webhooks) {
     boolean shifted = phase == Phase.SHIFTED;
     return switch (this) {
       case SEND_ORDER_EMAIL -> new Draw(24, lognormal(random, 35, 0.5), 0);
@@ -206,7 +221,10 @@ public enum JobType {
         double slowShare = shifted ? 0.35 : 0.12;
         double r = random.nextDouble();
         if (r < 0.02) {
-          yield new Draw(0, lognormal(random, 40, 0.4), WEBHOOK_TIMEOUT_MILLIS);
+          double retry = lognormal(random, 40, 0.4);
+          yield webhooks == Webhooks.FAILING
+              ? new Draw(0, retry, WEBHOOK_TIMEOUT_MILLIS)
+              : new Draw(0, WEBHOOK_TIMEOUT_MILLIS, 0);
         }
         yield new Draw(
             0, r < 0.02 + slowShare ? lognormal(random, 300, 0.3) : lognormal(random, 40, 0.4), 0);

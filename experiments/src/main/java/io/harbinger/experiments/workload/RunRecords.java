@@ -27,13 +27,16 @@ import java.util.TreeMap;
  *
  * <pre>{@code
  * {"format": "harbinger-run-v1", "arm": "fifo", "seed": 11, "handlers": "cpu",
- *  "arrival_seconds": 300.0, "rate_scale": 1.8, "time_scale": 1.0,
+ *  "arrival_seconds": 300.0, "rate_scale": 1.8, "time_scale": 1.0, "webhooks": "failing",
  *  "submit_errors": 0, "messages": 34956, "attributes": {"broker": "rabbitmq 3.10.8"}}
  * }</pre>
  *
  * <p>{@code messages.tsv} has the header {@value #HEADER_TEXT} (tab-separated): the columns of
  * harbinger-reference section 4.3 with the {@code done} flag replaced by the outcome ({@code
  * completed}, {@code dead_lettered} or {@code lost}); absent times are {@code -1}.
+ *
+ * <p>A {@code run.json} without {@code webhooks} was written before the variant existed and is read
+ * as {@code failing}.
  *
  * <p>Reading checks everything and names the file, line and column of the first problem.
  */
@@ -74,6 +77,7 @@ public final class RunRecords {
     root.put("arrival_seconds", run.config().arrivalSeconds());
     root.put("rate_scale", run.config().rateScale());
     root.put("time_scale", run.config().timeScale());
+    root.put("webhooks", run.config().webhooks().wireName());
     root.put("submit_errors", run.submitErrors());
     root.put("messages", run.messages().size());
     ObjectNode attributes = root.putObject("attributes");
@@ -144,7 +148,10 @@ public final class RunRecords {
               seed,
               number(root, "arrival_seconds", runFile),
               number(root, "rate_scale", runFile),
-              number(root, "time_scale", runFile));
+              number(root, "time_scale", runFile),
+              root.hasNonNull("webhooks")
+                  ? Webhooks.fromWireName(text(root, "webhooks", runFile))
+                  : Webhooks.FAILING);
       long submitErrors = integer(root, "submit_errors", runFile);
       long expected = integer(root, "messages", runFile);
       Map<String, String> attributes = new TreeMap<>();

@@ -1,5 +1,7 @@
 package io.harbinger.experiments.workload;
 
+import java.util.Objects;
+
 /**
  * What a production-flow workload is generated from.
  *
@@ -9,8 +11,10 @@ package io.harbinger.experiments.workload;
  * @param rateScale the multiplier on every base rate, in (0, 100]; 1.8 on the reference machine
  * @param timeScale the compression of the whole run, in [1, 1000]: arrival times, sleeps and CPU
  *     units are divided by it (1 = real time, 10 = a 300 s run in 30 s)
+ * @param webhooks whether the slow webhook attempts fail (the reference) or succeed
  */
-public record WorkloadConfig(long seed, double arrivalSeconds, double rateScale, double timeScale) {
+public record WorkloadConfig(
+    long seed, double arrivalSeconds, double rateScale, double timeScale, Webhooks webhooks) {
 
   /** The reference arrival window. */
   public static final double DEFAULT_ARRIVAL_SECONDS = 300;
@@ -20,6 +24,7 @@ public record WorkloadConfig(long seed, double arrivalSeconds, double rateScale,
 
   /** Checks the ranges. */
   public WorkloadConfig {
+    Objects.requireNonNull(webhooks, "webhooks");
     if (!(arrivalSeconds >= 1 && arrivalSeconds <= 86_400)) {
       throw new IllegalArgumentException("arrivalSeconds must be in [1, 86400]: " + arrivalSeconds);
     }
@@ -29,6 +34,18 @@ public record WorkloadConfig(long seed, double arrivalSeconds, double rateScale,
     if (!(timeScale >= 1 && timeScale <= 1000)) {
       throw new IllegalArgumentException("timeScale must be in [1, 1000]: " + timeScale);
     }
+  }
+
+  /**
+   * Creates a configuration with the reference's failing slow webhooks.
+   *
+   * @param seed the seed
+   * @param arrivalSeconds the arrival window before time scaling, in [1, 86,400]
+   * @param rateScale the multiplier on every base rate, in (0, 100]
+   * @param timeScale the compression of the whole run, in [1, 1000]
+   */
+  public WorkloadConfig(long seed, double arrivalSeconds, double rateScale, double timeScale) {
+    this(seed, arrivalSeconds, rateScale, timeScale, Webhooks.FAILING);
   }
 
   /**
@@ -48,7 +65,7 @@ public record WorkloadConfig(long seed, double arrivalSeconds, double rateScale,
    * @return the new configuration
    */
   public WorkloadConfig withRateScale(double newRateScale) {
-    return new WorkloadConfig(seed, arrivalSeconds, newRateScale, timeScale);
+    return new WorkloadConfig(seed, arrivalSeconds, newRateScale, timeScale, webhooks);
   }
 
   /**
@@ -58,7 +75,17 @@ public record WorkloadConfig(long seed, double arrivalSeconds, double rateScale,
    * @return the new configuration
    */
   public WorkloadConfig withTimeScale(double newTimeScale) {
-    return new WorkloadConfig(seed, arrivalSeconds, rateScale, newTimeScale);
+    return new WorkloadConfig(seed, arrivalSeconds, rateScale, newTimeScale, webhooks);
+  }
+
+  /**
+   * Returns a copy with another webhook variant.
+   *
+   * @param newWebhooks what slow webhook attempts do
+   * @return the new configuration
+   */
+  public WorkloadConfig withWebhooks(Webhooks newWebhooks) {
+    return new WorkloadConfig(seed, arrivalSeconds, rateScale, timeScale, newWebhooks);
   }
 
   /**

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.harbinger.experiments.stats.Criterion;
 import io.harbinger.experiments.workload.HandlerMode;
+import io.harbinger.experiments.workload.KernelCalibration;
+import io.harbinger.experiments.workload.Webhooks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -14,6 +16,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class BenchCommandTest {
@@ -73,6 +76,34 @@ class BenchCommandTest {
     assertThat(plan.timeScale()).isEqualTo(20);
     assertThat(plan.rateScale()).isEqualTo(0.7);
     assertThat(plan.out()).isEqualTo(Path.of("x"));
+  }
+
+  @Test
+  void plan_directoryWithASavedPlan_takesItsSettingsAndKernelsWithoutMeasuring(@TempDir Path dir)
+      throws Exception {
+    KernelCalibration kernels = new KernelCalibration(0.01, 0.05, 7.5, 1e-4, 20);
+    new SavedPlan(
+            HandlerMode.CPU,
+            120,
+            2.5,
+            1,
+            java.time.Duration.ofSeconds(90),
+            Webhooks.SUCCEEDING,
+            kernels)
+        .write(dir);
+
+    BenchCommand.Plan plan = plan("--profile", "quick", "--out", dir.toString());
+
+    assertThat(plan.resumed()).isTrue();
+    assertThat(plan.handlers()).isEqualTo(HandlerMode.CPU);
+    assertThat(plan.kernels()).isEqualTo(kernels);
+    assertThat(plan.rateScale()).isEqualTo(2.5);
+    assertThat(plan.timeScale()).isEqualTo(1);
+    assertThat(plan.arrivalSeconds()).isEqualTo(120);
+    assertThat(plan.webhooks()).isEqualTo(Webhooks.SUCCEEDING);
+    assertThat(plan.saved()).isEqualTo(SavedPlan.read(dir).orElseThrow());
+    assertThatThrownBy(() -> plan("--handlers", "sleep", "--out", dir.toString()))
+        .hasMessageStartingWith("--handlers sleep differs from the cpu of the runs already in ");
   }
 
   @Test
@@ -188,6 +219,27 @@ class BenchCommandTest {
     assertThat(targets)
         .extracting(Criterion::id)
         .containsExactly("T1", "T2", "T3", "T4", "T5", "T6");
+  }
+
+  @Test
+  void issueTargets_withTheOracle_judgesTheGapToItInPoints() {
+    List<Criterion> targets =
+        BenchCommand.issueTargets(
+            List.of("rabbitmq-fifo", "rabbitmq-predictive", "rabbitmq-oracle", "rabbitmq-naive"));
+
+    assertThat(targets)
+        .extracting(Criterion::id)
+        .containsExactly("T1", "T2", "T3", "T4", "T5", "T7");
+    assertThat(targets.getLast())
+        .isEqualTo(
+            new Criterion.GapToReference(
+                "T7", "mean_ms", "rabbitmq-predictive", "rabbitmq-oracle", "rabbitmq-fifo", 0.02));
+  }
+
+  @Test
+  void plan_badWebhooks_exitsTwoNamingTheChoices() {
+    assertThat(execute("--webhooks", "flaky")).isEqualTo(2);
+    assertThat(err.toString()).contains("webhooks must be failing or succeeding: flaky");
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.harbinger.broker.BrokerMain;
 import io.harbinger.broker.bench.BrokerCostBench;
 import io.harbinger.experiments.check.CheckCommand;
+import io.harbinger.experiments.levels.LevelsReplay;
 import io.harbinger.experiments.sim.SimulateCommand;
 import io.harbinger.experiments.sim.SimulatorGap;
 import java.io.ByteArrayOutputStream;
@@ -26,7 +27,8 @@ class CommandHelpTest {
         new CheckCommand(),
         new BrokerMain(),
         new BrokerCostBench(),
-        new SimulatorGap());
+        new SimulatorGap(),
+        new LevelsReplay());
   }
 
   @ParameterizedTest

@@ -221,4 +221,74 @@ class GateTest {
     assertThat(v.interval().point()).isEqualTo(-0.5);
     assertThat(v.status()).isEqualTo(Status.PASS);
   }
+
+  /** Observations of FIFO, an arm and an oracle, each as per-seed factors of FIFO. */
+  private static Observations threeArms(double[] arm, double[] oracle) {
+    Map<String, Double> a = new HashMap<>();
+    Map<String, Double> o = new HashMap<>();
+    String[] seeds = {"11", "22", "33"};
+    for (int i = 0; i < seeds.length; i++) {
+      a.put(seeds[i], FIFO.get(seeds[i]) * arm[i]);
+      o.put(seeds[i], FIFO.get(seeds[i]) * oracle[i]);
+    }
+    return (name, metric) ->
+        switch (name) {
+          case "fifo" -> FIFO;
+          case "a" -> a;
+          case "oracle" -> o;
+          default -> Map.of();
+        };
+  }
+
+  @Test
+  void gapToReference_withinTwoPointsOnEverySeed_passes() {
+    Criterion c = new Criterion.GapToReference("T7", "m", "a", "oracle", "fifo", 0.02);
+    Verdict v =
+        judge(c, threeArms(new double[] {0.42, 0.425, 0.41}, new double[] {0.41, 0.41, 0.40}));
+    assertThat(v.status()).isEqualTo(Status.PASS);
+    assertThat(v.interval().point()).isCloseTo(0.0117, org.assertj.core.data.Offset.offset(1e-3));
+    assertThat(v.reason())
+        .startsWith("+1.2 points [")
+        .contains("(change -58.2% against -59.3%)", "CI upper <= 2.0 points limit");
+    assertThat(c.rule()).isEqualTo("m change vs fifo minus oracle's: CI upper <= 2.0 points");
+  }
+
+  @Test
+  void gapToReference_oneSeedFarBehind_fails() {
+    Criterion c = new Criterion.GapToReference("T7", "m", "a", "oracle", "fifo", 0.02);
+    Verdict v =
+        judge(c, threeArms(new double[] {0.42, 0.55, 0.41}, new double[] {0.41, 0.41, 0.40}));
+    assertThat(v.status()).isEqualTo(Status.FAIL);
+    assertThat(v.reason()).contains("CI upper > 2.0 points limit");
+    // Better than the reference is no gap at all.
+    Verdict ahead =
+        judge(c, threeArms(new double[] {0.35, 0.36, 0.34}, new double[] {0.41, 0.41, 0.40}));
+    assertThat(ahead.status()).isEqualTo(Status.PASS);
+  }
+
+  @Test
+  void gapToReference_referenceMissing_isUnevaluable() {
+    Criterion c = new Criterion.GapToReference("T7", "m", "a", "nobody", "fifo", 0.02);
+    Verdict v = judge(c, scaled(0.4, 0.4, 0.4));
+    Criterion known = new Criterion.GapToReference("T7", "m", "a", "oracle", "fifo", 0.02);
+    assertThat(v.status()).isEqualTo(Status.UNEVALUABLE);
+    assertThat(v.reason())
+        .isEqualTo("unevaluable: at least 2 units with a, nobody and fifo are required: 0");
+    Observations oneSeed =
+        (name, metric) ->
+            switch (name) {
+              case "fifo" -> Map.of("11", 100.0);
+              case "a" -> Map.of("11", 42.0);
+              case "oracle" -> Map.of("11", 40.0);
+              default -> Map.of();
+            };
+    Verdict single = judge(known, oneSeed);
+    assertThat(single.status()).isEqualTo(Status.UNEVALUABLE);
+    // The one seed's gap is still shown.
+    assertThat(single.pairs().values()).hasSize(1);
+    assertThat(single.pairs().values().get(0))
+        .isCloseTo(0.02, org.assertj.core.data.Offset.offset(1e-9));
+    assertThatThrownBy(() -> new Criterion.GapToReference("T7", "m", "a", "o", "fifo", 0))
+        .hasMessage("a gap limit must be > 0: 0.0");
+  }
 }

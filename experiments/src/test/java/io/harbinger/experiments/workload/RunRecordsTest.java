@@ -64,6 +64,30 @@ class RunRecordsTest {
   }
 
   @Test
+  void writeThenRead_keepsTheWebhookVariantAndReadsOldRunsAsFailing() throws IOException {
+    RunRecord run = sample();
+    RunRecord succeeding =
+        new RunRecord(
+            run.arm(),
+            run.seed(),
+            run.handlers(),
+            run.config().withWebhooks(Webhooks.SUCCEEDING),
+            run.submitErrors(),
+            run.attributes(),
+            run.messages());
+    RunRecords.write(dir.resolve("new"), succeeding);
+    assertThat(RunRecords.read(dir.resolve("new")).config().webhooks())
+        .isEqualTo(Webhooks.SUCCEEDING);
+    // A run.json from before the variant existed has no webhooks field.
+    Path runJson = dir.resolve("new").resolve(RunRecords.RUN_FILE);
+    Files.writeString(
+        runJson,
+        Files.readString(runJson).replaceAll("\\s*\"webhooks\"\\s*:\\s*\"succeeding\",", ""));
+    assertThat(Files.readString(runJson)).doesNotContain("webhooks");
+    assertThat(RunRecords.read(dir.resolve("new")).config().webhooks()).isEqualTo(Webhooks.FAILING);
+  }
+
+  @Test
   void read_missingRunJson_saysSo() {
     assertThatThrownBy(() -> RunRecords.read(dir))
         .isInstanceOf(NoSuchFileException.class)

@@ -296,4 +296,33 @@ class WorkloadTest {
       assertThat(node.size()).isEqualTo(4);
     }
   }
+
+  @Test
+  void generate_succeedingWebhooks_changeOnlyTheSlowWebhooks() {
+    Workload succeeding =
+        Workload.generate(
+            WorkloadConfig.reference(11).withWebhooks(Webhooks.SUCCEEDING),
+            KernelCalibration.REFERENCE);
+    assertThat(succeeding.jobs()).hasSameSizeAs(seed11.jobs());
+    int slow = 0;
+    for (int i = 0; i < seed11.jobs().size(); i++) {
+      Job failing = seed11.jobs().get(i);
+      Job other = succeeding.jobs().get(i);
+      assertThat(other.arrivalNanos()).isEqualTo(failing.arrivalNanos());
+      assertThat(other.type()).isEqualTo(failing.type());
+      if (failing.failsFirstAttempt()) {
+        slow++;
+        assertThat(other.failsFirstAttempt()).isFalse();
+        assertThat(other.sleepMillis()).isEqualTo(JobType.WEBHOOK_TIMEOUT_MILLIS);
+        assertThat(other.plannedMillis()).isEqualTo(JobType.WEBHOOK_TIMEOUT_MILLIS);
+      } else {
+        assertThat(other).isEqualTo(failing);
+      }
+    }
+    // About 2% of the ~3,500 webhooks.
+    assertThat(slow).isBetween(40, 110);
+    assertThat(Webhooks.fromWireName("succeeding")).isEqualTo(Webhooks.SUCCEEDING);
+    assertThatThrownBy(() -> Webhooks.fromWireName("flaky"))
+        .hasMessage("webhooks must be failing or succeeding: flaky");
+  }
 }

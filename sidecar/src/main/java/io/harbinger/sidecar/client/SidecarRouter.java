@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * router keeps serving the last table and reconnects with exponential backoff (100 ms doubling to
  * 10 s); once the table is older than the staleness limit (default 60 s without a successful
  * stream) every key gets the default level with {@link Outcome#UNAVAILABLE}, as it does before the
- * first table arrives. The mode in the table decides how levels are used: in shadow mode every key
+ * first table arrives. A key in the table goes to the level the table gives it, whatever its
+ * verdict: the sidecar's predictor may place an untrusted key below the default level (see {@code
+ * HistogramPredictor}). The mode in the table decides how levels are used: in shadow mode every key
  * is routed to the default level and its learned level is only reported.
  *
  * <p>Assumptions and guarantees: thread-safe; {@link #route} never blocks and never throws. Table
@@ -134,13 +136,14 @@ public final class SidecarRouter implements Router, AutoCloseable {
       return Prediction.fallback(
           t.defaultLevel, key == null ? Outcome.INVALID_KEY : Outcome.COLD, t.mode);
     }
-    if (e.getVerdict() != Verdict.VERDICT_PREDICTED
-        || e.getLevel() < 0
-        || e.getLevel() >= t.levels) {
+    if (e.getLevel() < 0 || e.getLevel() >= t.levels) {
       return Prediction.fallback(t.defaultLevel, outcomeOf(e.getVerdict()), t.mode);
     }
+    // The sidecar's level stands whatever the verdict: an untrusted key may sit below the default.
+    boolean predicted = e.getVerdict() == Verdict.VERDICT_PREDICTED;
     int routed = t.mode == Mode.PREDICTIVE ? e.getLevel() : t.defaultLevel;
-    return new Prediction(routed, e.getLevel(), Outcome.PREDICTED, e.getEstimateNanos(), t.mode);
+    double estimate = predicted || e.getEstimateNanos() > 0 ? e.getEstimateNanos() : Double.NaN;
+    return new Prediction(routed, e.getLevel(), outcomeOf(e.getVerdict()), estimate, t.mode);
   }
 
   @Override
