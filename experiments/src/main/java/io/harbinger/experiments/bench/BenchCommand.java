@@ -146,6 +146,15 @@ public final class BenchCommand implements Callable<Integer> {
   private Path out;
 
   @Option(
+      names = "--rabbitmq-uri",
+      paramLabel = "AMQP_URI",
+      description =
+          "The RabbitMQ of the RabbitMQ arms, e.g. amqp://guest:guest@127.0.0.1:5674/%%2F for the"
+              + " 4.x broker (default: $RABBITMQ_URI, else the local one on 5672). Use one --out per"
+              + " broker: a resumed directory does not check which broker its runs ran on.")
+  private String rabbitmqUri;
+
+  @Option(
       names = "--sidecar",
       paramLabel = "HOST:PORT",
       description =
@@ -232,7 +241,7 @@ public final class BenchCommand implements Callable<Integer> {
     for (String a : armNames) {
       BenchArms.byName(a);
     }
-    Endpoints endpoints = environment.withExternal(sidecar, broker);
+    Endpoints endpoints = environment.withRabbitMq(rabbitmqUri).withExternal(sidecar, broker);
     if (endpoints.broker().isPresent()) {
       List<String> brokerArms =
           armNames.stream().filter(a -> a.startsWith(BrokerArm.NAME_PREFIX)).toList();

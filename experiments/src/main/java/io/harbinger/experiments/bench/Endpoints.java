@@ -119,6 +119,27 @@ record Endpoints(
   }
 
   /**
+   * Returns these endpoints with another RabbitMQ, such as a 4.x broker beside the 3.x one.
+   *
+   * @param rabbitmqUri the AMQP URI, or null to keep the current one
+   * @return the endpoints
+   * @throws IllegalArgumentException when the value is not an {@code amqp://} or {@code amqps://}
+   *     URI
+   */
+  Endpoints withRabbitMq(String rabbitmqUri) {
+    if (rabbitmqUri == null) {
+      return this;
+    }
+    URI parsed = uri(Map.of("--rabbitmq-uri", rabbitmqUri), "--rabbitmq-uri", DEFAULT_RABBITMQ);
+    if (!"amqp".equals(parsed.getScheme()) && !"amqps".equals(parsed.getScheme())) {
+      throw new IllegalArgumentException(
+          "--rabbitmq-uri must be an amqp:// or amqps:// URI: " + redacted(rabbitmqUri));
+    }
+    return new Endpoints(
+        parsed, rabbitmqUsername, rabbitmqPassword, redis, sidecar, sidecarReportsExchange, broker);
+  }
+
+  /**
    * Returns a connection factory for RabbitMQ: the URI, then the user and password given apart.
    *
    * @return a new factory with a 3 s connection timeout

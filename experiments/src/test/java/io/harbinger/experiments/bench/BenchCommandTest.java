@@ -107,6 +107,27 @@ class BenchCommandTest {
   }
 
   @Test
+  void plan_rabbitMqUri_pointsTheRabbitMqArmsAtThatBroker() {
+    BenchCommand.Plan plan =
+        plan("--profile", "smoke", "--rabbitmq-uri", "amqp://guest:guest@127.0.0.1:5674/%2F");
+
+    assertThat(plan.endpoints().rabbitmq())
+        .isEqualTo(java.net.URI.create("amqp://guest:guest@127.0.0.1:5674/%2F"));
+    assertThat(plan.endpoints().rabbitFactory().getPort()).isEqualTo(5674);
+  }
+
+  @Test
+  void execute_rabbitMqUriNotAmqp_exitsTwoWithoutThePassword() {
+    assertThat(execute("--rabbitmq-uri", "http://guest:secret@127.0.0.1:5674/")).isEqualTo(2);
+    assertThat(err.toString())
+        .contains("--rabbitmq-uri must be an amqp:// or amqps:// URI")
+        .doesNotContain("secret");
+    err.getBuffer().setLength(0);
+    assertThat(execute("--rabbitmq-uri", "amqp://bad host:5674")).isEqualTo(2);
+    assertThat(err.toString()).contains("--rabbitmq-uri must be a URI");
+  }
+
+  @Test
   void execute_unknownProfile_exitsTwoNamingTheChoices() {
     assertThat(execute("--profile", "huge")).isEqualTo(2);
     assertThat(err.toString()).contains("--profile must be smoke, quick or full: huge");
