@@ -285,6 +285,12 @@ class EndToEndIT {
   @EachBroker(BrokerKind.RABBITMQ_4)
   void learnedLevels_quorumQueueOn4_shortJobsTakeTheHighTwoToOneShare(TestBroker broker)
       throws Exception {
+    // Only level 0 is "high" here. With two job types in equal numbers the lower tertile falls
+    // inside the short type's own durations, which may then sit at level 1; a third job type of
+    // another producer, in between, puts the boundaries between the classes as a real mix does.
+    for (int i = 0; i < 30; i++) {
+      router.predictor().observe(Keys.of("other-producer", "mid"), 40_000_000 + i * 10_000);
+    }
     learn();
     assertThat(router.predictor().peek(shortKey()).level())
         .as("the short key's learned level")
