@@ -157,7 +157,7 @@ final class RabbitArm implements Arm {
             new HistogramPredictor(
                 PredictorConfig.builder().levels(levels).build(), Ticker.SYSTEM, Mode.PREDICTIVE);
         session.predictor = predictor;
-        session.embedded = EmbeddedRouter.start(session.producers, predictor, exchange);
+        session.embedded = EmbeddedRouter.builder(factory, predictor).exchange(exchange).start();
         session.router = session.embedded;
       } else if (kind == Kind.SIDECAR) {
         SidecarConfig config = sidecarConfig(endpoints, exchange, unique);
@@ -172,7 +172,7 @@ final class RabbitArm implements Arm {
         session.router = session.sidecarRouter;
       }
       if (session.router != null) {
-        session.reports = ReportPublisher.builder(session.consumers).exchange(exchange).start();
+        session.reports = ReportPublisher.builder(factory).exchange(exchange).start();
       }
       for (int i = 0; i < BenchRunner.WORKERS; i++) {
         Channel raw = session.consumers.createChannel();

@@ -11,6 +11,7 @@ import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.ProducerProperty;
 import io.harbinger.rabbit.ReportSink;
 import java.time.Clock;
 import java.util.Iterator;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32C;
 
 /**
  * Follows the deliveries of one wrapped channel from handler start to settlement and emits one
@@ -35,7 +37,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * earlier attempt that never settled (its consumer died or its connection closed): it is reported
  * once as censored (seed paper section 3.5, censored observations). When the channel shuts down its
  * unsettled deliveries are forgotten: their tags are stale, RabbitMQ will redeliver them, and the
- * redelivery is the censored observation (rabbitmq-facts section 3.1, tags after recovery).
+ * redelivery is the censored observation (rabbitmq-facts section 3.1, tags after recovery). A
+ * message's identity across redeliveries is its publish stamp and key; a message published without
+ * the wrapper has no stamp, so its AMQP {@code message-id} stands in, or failing that a CRC-32C of
+ * its body and its length. Censoring is per message, not per handler: every delivery that RabbitMQ
+ * marks redelivered and this process did not requeue counts, so a consumer with prefetch above 1
+ * whose connection dies turns every delivery it had prefetched (including those whose handler never
+ * started) into one censored observation each.
  *
  * <p>Thread safety: every method may be called from any thread; acknowledgements from other threads
  * than the delivering one are supported. Nothing blocks; the report sink must not block.
@@ -46,6 +54,7 @@ final class DeliveryTracker {
   private static final int SETTLED = 2;
 
   private final String jobTypeHeader;
+  private final boolean producerFromAppId;
   private final boolean sizeHints;
   private final ReportSink sink;
   private final AdapterStats stats;
@@ -56,6 +65,7 @@ final class DeliveryTracker {
 
   DeliveryTracker(ChannelOptions options, Requeues requeues) {
     jobTypeHeader = options.jobTypeHeader();
+    producerFromAppId = options.producerProperty() == ProducerProperty.APP_ID;
     sizeHints = options.sizeHints();
     sink = options.reports();
     stats = options.stats();
@@ -69,13 +79,13 @@ final class DeliveryTracker {
    *
    * @param envelope the delivery's envelope
    * @param props its properties, or null
-   * @param bodyLength its body length
+   * @param body its body, or null
    * @param autoAck whether the consumer acknowledges automatically
    * @return the delivery's state, to pass to {@link #handlerDone}
    */
-  InFlight begin(Envelope envelope, AMQP.BasicProperties props, int bodyLength, boolean autoAck) {
+  InFlight begin(Envelope envelope, AMQP.BasicProperties props, byte[] body, boolean autoAck) {
     long startNanos = ticker.nanos();
-    InFlight f = new InFlight(envelope, props, bodyLength, startNanos);
+    InFlight f = new InFlight(envelope, props, body, startNanos);
     if (envelope.isRedeliver() && !requeues.forget(f.identity())) {
       emit(f, Outcome.OUTCOME_CENSORED, 0);
     }
@@ -207,18 +217,19 @@ final class DeliveryTracker {
     final long waitMicros;
     final int level;
     final boolean redelivered;
+    final String unstampedIdentity;
     final AtomicInteger state = new AtomicInteger();
     boolean autoAck;
     volatile long handlerEndNanos;
     volatile long settledNanos;
     volatile Outcome outcome;
 
-    InFlight(Envelope envelope, AMQP.BasicProperties props, int bodyLength, long startNanos) {
+    InFlight(Envelope envelope, AMQP.BasicProperties props, byte[] body, long startNanos) {
       this.startNanos = startNanos;
-      this.bodyLength = bodyLength;
+      this.bodyLength = body == null ? 0 : body.length;
       this.redelivered = envelope.isRedeliver();
       Map<String, Object> headers = props == null ? null : props.getHeaders();
-      String user = props == null ? null : props.getUserId();
+      String user = props == null ? null : producerFromAppId ? props.getAppId() : props.getUserId();
       producer = user == null ? "" : user;
       Object jt = headers == null ? null : headers.get(jobTypeHeader);
       jobType = jt instanceof String || jt instanceof LongString ? jt.toString() : "";
@@ -229,11 +240,29 @@ final class DeliveryTracker {
               : -1;
       long lv = longHeader(headers, HarbingerHeaders.LEVEL);
       level = lv >= 0 && lv <= 255 ? (int) lv : -1;
+      String messageId = props == null ? null : props.getMessageId();
+      if (publishedAtMicros > 0) {
+        unstampedIdentity = null;
+      } else if (messageId != null) {
+        unstampedIdentity = "id:" + messageId;
+      } else {
+        CRC32C crc = new CRC32C();
+        if (body != null) {
+          crc.update(body);
+        }
+        unstampedIdentity = "body:" + Long.toHexString(crc.getValue()) + ":" + bodyLength;
+      }
     }
 
-    /** The message's identity across redeliveries: publish time and key. */
+    /**
+     * The message's identity across redeliveries: publish stamp and key, or for a message published
+     * without the wrapper its message id or body checksum, and key.
+     */
     String identity() {
-      return publishedAtMicros + "/" + Keys.of(producer, jobType);
+      String key = Keys.of(producer, jobType);
+      return unstampedIdentity == null
+          ? publishedAtMicros + "/" + key
+          : unstampedIdentity + "/" + key;
     }
   }
 

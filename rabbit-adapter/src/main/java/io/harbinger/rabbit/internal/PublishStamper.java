@@ -8,6 +8,7 @@ import io.harbinger.predictor.Router;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.ProducerProperty;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -37,6 +38,7 @@ final class PublishStamper {
   private static final String OFF = "off";
 
   private final String user;
+  private final boolean appId;
   private final Router router;
   private final int levels;
   private final int defaultLevel;
@@ -52,6 +54,7 @@ final class PublishStamper {
 
   PublishStamper(ChannelOptions options) {
     user = options.user();
+    appId = options.producerProperty() == ProducerProperty.APP_ID;
     router = options.router();
     levels = options.levels();
     defaultLevel = options.defaultLevel();
@@ -112,11 +115,11 @@ final class PublishStamper {
           null,
           null,
           null,
-          user,
-          null,
+          appId ? null : user,
+          appId ? user : null,
           null);
     }
-    if (props.getUserId() != null && !user.equals(props.getUserId())) {
+    if (!appId && props.getUserId() != null && !user.equals(props.getUserId())) {
       stats.increment(Counter.USER_ID_REPLACED);
     }
     stats.increment(Counter.PUBLISHED);
@@ -133,8 +136,8 @@ final class PublishStamper {
         props.getMessageId(),
         props.getTimestamp(),
         props.getType(),
-        user,
-        props.getAppId(),
+        appId ? props.getUserId() : user,
+        appId ? user : props.getAppId(),
         props.getClusterId());
   }
 
