@@ -62,7 +62,7 @@ public final class TrustedReporters {
   public static TrustedReporters parse(String spec) {
     Objects.requireNonNull(spec, "spec");
     Map<String, Set<String>> m = new LinkedHashMap<>();
-    for (String raw : spec.split(",")) {
+    for (String raw : spec.split(",", -1)) {
       String entry = raw.strip();
       if (entry.isEmpty()) {
         continue;
@@ -74,7 +74,7 @@ public final class TrustedReporters {
       if (eq < 0) {
         producers.add(ANY);
       } else {
-        for (String p : entry.substring(eq + 1).split("\\|")) {
+        for (String p : entry.substring(eq + 1).split("\\|", -1)) {
           producers.add(checkName("producer in '" + entry + "'", p.strip()));
         }
       }
