@@ -1,13 +1,14 @@
 package io.harbinger.sidecar;
 
-import io.grpc.Grpc;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.ServerBuilder;
 import io.grpc.ServerCredentials;
 import io.grpc.TlsServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Ticker;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.util.Optional;
@@ -22,12 +23,21 @@ import org.slf4j.LoggerFactory;
  * A running sidecar: the predictor (restored from its snapshot), the report consumer, the route
  * table and its publisher, the gRPC server, the metrics endpoint and the periodic snapshots.
  *
+ * <p>Health follows the sidecar's dependencies: every {@value #HEALTH_CHECK_MILLIS} ms the gRPC
+ * health service and the {@code /ready} endpoint are set to NOT_SERVING while RabbitMQ is
+ * unreachable or the report consumer is down (the reason is logged once and shown by {@code
+ * /ready}), and to SERVING again once it is back. A sidecar that consumes no reports (embedded in a
+ * test) depends on nothing and is SERVING.
+ *
  * <p>{@link #close()} shuts down gracefully: it stops consuming reports, stops accepting calls and
  * drains the ones running (up to 30 s), ends the route streams, and saves a final snapshot.
  */
 public final class Sidecar implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Sidecar.class);
+
+  /** How often health is brought up to date with RabbitMQ and the report consumer. */
+  static final long HEALTH_CHECK_MILLIS = 500;
 
   private final SidecarConfig config;
   private final HistogramPredictor predictor;
@@ -39,19 +49,22 @@ public final class Sidecar implements AutoCloseable {
   private final SidecarMetrics metrics;
   private final SidecarServer server;
   private final int metricsPort;
+  private final boolean consumeReports;
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
+  private volatile Optional<String> notReady = Optional.of("starting");
 
   private Sidecar(SidecarConfig config, ServerBuilder<?> grpc, boolean consumeReports)
       throws IOException, TimeoutException {
     this.config = config;
+    this.consumeReports = consumeReports;
     Clock clock = Clock.systemUTC();
     snapshots = new SnapshotKeeper(config.snapshotPath(), config.snapshotContext(), clock);
     predictor = snapshots.restore(config.predictor(), Ticker.SYSTEM, config.mode());
     routes = new RouteTable(predictor, clock);
     routeThread = daemonScheduler("harbinger-routes");
     snapshotThread = daemonScheduler("harbinger-snapshots");
-    reports = new ReportSubscriber(predictor, routes, clock);
+    reports = new ReportSubscriber(predictor, routes, clock, config);
     metrics = new SidecarMetrics(predictor, routes, snapshots, reports);
     routeThread.execute(routes::sweep);
     long publish = config.publishInterval().toMillis();
@@ -59,6 +72,9 @@ public final class Sidecar implements AutoCloseable {
         routes::publishChanges, publish, publish, TimeUnit.MILLISECONDS);
     long sweep = config.sweepInterval().toMillis();
     routeThread.scheduleWithFixedDelay(routes::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
+    long heartbeat = config.heartbeatInterval().toMillis();
+    routeThread.scheduleWithFixedDelay(
+        () -> routes.heartbeat(heartbeat), heartbeat, heartbeat, TimeUnit.MILLISECONDS);
     if (config.snapshotPath().isPresent()) {
       long every = config.snapshotInterval().toMillis();
       snapshotThread.scheduleWithFixedDelay(
@@ -72,10 +88,28 @@ public final class Sidecar implements AutoCloseable {
         new SidecarServer(
             grpc, new SidecarService(predictor, routes, routeThread, snapshots), token);
     server.start();
-    metricsPort = config.metricsPort() < 0 ? -1 : metrics.serve(config.metricsPort());
-    if (consumeReports) {
-      reports.start(config);
+    if (!config.tokenFile().isPresent() && !ConfigLoader.isLoopback(config.grpcBindAddress())) {
+      LOG.warn(
+          "gRPC listens on {} without a bearer token (grpc.allow-unauthenticated-remote): anyone"
+              + " who reaches port {} can switch the routing mode and write snapshots",
+          config.grpcBindAddress(),
+          server.port());
     }
+    metricsPort =
+        config.metricsPort() < 0
+            ? -1
+            : metrics.serve(config.metricsBindAddress(), config.metricsPort(), () -> notReady);
+    try {
+      if (consumeReports) {
+        reports.start();
+      }
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      closeStarted();
+      throw e;
+    }
+    updateHealth();
+    snapshotThread.scheduleWithFixedDelay(
+        this::updateHealth, HEALTH_CHECK_MILLIS, HEALTH_CHECK_MILLIS, TimeUnit.MILLISECONDS);
     LOG.info(
         "sidecar {} serving gRPC on {} and metrics on {}; mode {}; snapshot {}",
         config.replicaId(),
@@ -97,7 +131,7 @@ public final class Sidecar implements AutoCloseable {
     return new Sidecar(config, serverBuilder(config), true);
   }
 
-  /** The Netty server builder of a configuration: its port, with TLS when configured. */
+  /** The Netty server builder of a configuration: its address and port, with TLS when set. */
   static ServerBuilder<?> serverBuilder(SidecarConfig config) throws IOException {
     ServerCredentials credentials = InsecureServerCredentials.create();
     if (config.tls().isPresent()) {
@@ -105,7 +139,47 @@ public final class Sidecar implements AutoCloseable {
           TlsServerCredentials.create(
               config.tls().get().certChain().toFile(), config.tls().get().privateKey().toFile());
     }
-    return Grpc.newServerBuilderForPort(config.grpcPort(), credentials);
+    return NettyServerBuilder.forAddress(
+        new InetSocketAddress(config.grpcBindAddress(), config.grpcPort()), credentials);
+  }
+
+  /**
+   * Returns why the sidecar is not ready, or empty while it is: what the gRPC health service and
+   * {@code /ready} report.
+   *
+   * @return the reason, such as "RabbitMQ is unreachable at amqp://127.0.0.1:5672/%2F", or empty
+   */
+  public Optional<String> notReady() {
+    return notReady;
+  }
+
+  private void updateHealth() {
+    Optional<String> problem = consumeReports ? reports.problem() : Optional.empty();
+    if (closed.get()) {
+      return;
+    }
+    Optional<String> before = notReady;
+    notReady = problem;
+    server.serving(problem.isEmpty());
+    if (!problem.equals(before)) {
+      if (problem.isPresent()) {
+        LOG.warn("not serving: {}", problem.get());
+      } else if (before.isPresent() && !before.get().equals("starting")) {
+        LOG.info("serving again: {} resolved", before.get());
+      }
+    }
+  }
+
+  private void closeStarted() {
+    try {
+      server.shutdown();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    routeThread.shutdownNow();
+    snapshotThread.shutdownNow();
+    metrics.close();
+    reports.close();
   }
 
   /**
@@ -139,6 +213,10 @@ public final class Sidecar implements AutoCloseable {
    */
   public int metricsPort() {
     return metricsPort;
+  }
+
+  SidecarServer server() {
+    return server;
   }
 
   HistogramPredictor predictor() {

@@ -14,7 +14,9 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -103,7 +105,12 @@ final class SidecarMetrics implements AutoCloseable {
         .register(registry);
     Gauge.builder(
             "harbinger_snapshot_restore_rejected", snapshots, k -> k.restoreRejected() ? 1 : 0)
-        .description("1 when the snapshot found at start was refused and the sidecar started cold.")
+        .description(
+            "1 when the snapshot found at start was refused (see"
+                + " harbinger_snapshot_rolled_back for whether the previous one was used).")
+        .register(registry);
+    Gauge.builder("harbinger_snapshot_rolled_back", snapshots, k -> k.rolledBack() ? 1 : 0)
+        .description("1 when the state came from the previous snapshot, <path>.prev.")
         .register(registry);
     reports.registerMetrics(registry);
   }
@@ -137,9 +144,26 @@ final class SidecarMetrics implements AutoCloseable {
     return registry.scrape();
   }
 
-  /** Serves {@code /metrics} on a port; 0 picks a free one. Returns the bound port. */
-  int serve(int port) throws IOException {
-    http = HttpServer.create(new InetSocketAddress(port), 0);
+  /**
+   * Serves {@code /metrics} and {@code /ready} on an address and port; 0 picks a free port. {@code
+   * /ready} answers 200 {@code SERVING} while {@code notReady} is empty, and 503 {@code
+   * NOT_SERVING: <reason>} otherwise. Returns the bound port.
+   */
+  int serve(String address, int port, Supplier<Optional<String>> notReady) throws IOException {
+    http = HttpServer.create(new InetSocketAddress(address, port), 0);
+    http.createContext(
+        "/ready",
+        exchange -> {
+          Optional<String> problem = notReady.get();
+          byte[] body =
+              (problem.map(p -> "NOT_SERVING: " + p).orElse("SERVING") + "\n")
+                  .getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
+          exchange.sendResponseHeaders(problem.isPresent() ? 503 : 200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
     http.createContext(
         "/metrics",
         exchange -> {
@@ -154,6 +178,11 @@ final class SidecarMetrics implements AutoCloseable {
         });
     http.start();
     return http.getAddress().getPort();
+  }
+
+  /** Returns the address {@code /metrics} listens on, or null when not serving. */
+  InetSocketAddress address() {
+    return http == null ? null : http.getAddress();
   }
 
   @Override
