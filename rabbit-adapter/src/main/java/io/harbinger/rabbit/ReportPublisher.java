@@ -61,8 +61,9 @@ import org.slf4j.LoggerFactory;
  * never come. Batches are published with publisher confirms and count as sent only once RabbitMQ
  * confirms them; a nack, a confirm that does not arrive within the confirm timeout, or a channel
  * error fails the batch, whose reports are counted as dropped. A channel closed by an error (for
- * example the exchange deleted) is replaced by a new one at the next batch, which declares the
- * exchange again.
+ * example the exchange deleted) is replaced by a new one at the next batch, which checks the
+ * exchange again: passively, so that a reporter needs only write permission on it, and declaring it
+ * only when it is missing.
  *
  * <p>Thread safety: {@link #accept} may be called from any number of threads; {@link #close} waits
  * at most its close timeout.
@@ -517,12 +518,8 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
       abortQuietly(ch);
       channel = null;
     }
-    Channel fresh = connection.createChannel();
-    if (fresh == null) {
-      throw new IOException("no channel available on the report connection");
-    }
+    Channel fresh = declareExchange(connection.createChannel());
     try {
-      declareExchange(fresh);
       Confirms c = new Confirms();
       fresh.addConfirmListener(c);
       fresh.addShutdownListener(c);
@@ -537,8 +534,32 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     }
   }
 
-  private void declareExchange(Channel ch) throws IOException {
-    ch.exchangeDeclare(exchange, BuiltinExchangeType.FANOUT, true);
+  /**
+   * Makes sure the exchange exists: passively first, which needs no permission, so that a reporter
+   * needs only write on the exchange; actively (configure permission) only when it is missing.
+   * Returns the channel to use, a new one when the passive check closed the first.
+   */
+  private Channel declareExchange(Channel ch) throws IOException {
+    if (ch == null) {
+      throw new IOException("no channel available on the report connection");
+    }
+    try {
+      ch.exchangeDeclarePassive(exchange);
+      return ch;
+    } catch (IOException e) {
+      abortQuietly(ch);
+    }
+    Channel fresh = connection.createChannel();
+    if (fresh == null) {
+      throw new IOException("no channel available on the report connection");
+    }
+    try {
+      fresh.exchangeDeclare(exchange, BuiltinExchangeType.FANOUT, true);
+      return fresh;
+    } catch (IOException | RuntimeException e) {
+      abortQuietly(fresh);
+      throw e;
+    }
   }
 
   private void checkIdentity() throws IOException {

@@ -11,6 +11,7 @@ import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.Quietly;
+import io.harbinger.testing.TemporaryUser;
 import io.harbinger.testing.TestBroker;
 import java.io.IOException;
 import java.time.Duration;
@@ -102,6 +103,43 @@ class ReportPublisherIT {
           .hasMessageContaining("406");
     } finally {
       Quietly.delete(broker, List.of(), List.of(exchange));
+    }
+  }
+
+  @EachBroker
+  void reporterWithWriteOnTheExchangeOnly_publishesReports(TestBroker broker) throws Exception {
+    String exchange = TestBroker.unique("reports");
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    AtomicLong received = new AtomicLong();
+    Channel listen = admin.createChannel();
+    listen.exchangeDeclare(exchange, "fanout", true);
+    String q = listen.queueDeclare("", false, true, true, null).getQueue();
+    listen.queueBind(q, exchange, "");
+    listen.basicConsume(
+        q,
+        true,
+        (tag, d) -> received.addAndGet(ReportBatch.parseFrom(d.getBody()).getReportsCount()),
+        tag -> {});
+    TemporaryUser reporter =
+        broker.addUser("reporter", "^$", "^" + exchange.replace(".", "\\.") + "$", "^$");
+    ReportPublisher publisher = null;
+    try (reporter) {
+      publisher =
+          ReportPublisher.builder(reporter.factory())
+              .exchange(exchange)
+              .flushInterval(Duration.ofMillis(20))
+              .start();
+      for (int i = 0; i < 5; i++) {
+        publisher.accept(report(i));
+      }
+      ReportPublisher p = publisher;
+      await().atMost(Duration.ofSeconds(10)).until(() -> received.get() == 5);
+      assertThat(p.sent()).isEqualTo(5);
+      assertThat(p.userId()).isEqualTo(reporter.name());
+    } finally {
+      Quietly.close(publisher);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
     }
   }
 }

@@ -214,12 +214,33 @@ class ReportPublisherTest {
     assertThat(sent).hasSize(1);
     assertThat(sent.get(0).getReportsCount()).isZero();
     assertThat(publisher.userId()).isEqualTo("worker");
-    verify(channels.get(0)).exchangeDeclare("reports", BuiltinExchangeType.FANOUT, true);
+    verify(channels.get(0)).exchangeDeclarePassive("reports");
     verify(channels.get(0)).confirmSelect();
   }
 
   private static String publisherId() {
     return Long.toString(ProcessHandle.current().pid());
+  }
+
+  @Test
+  void start_exchangeMissing_declaresItOnAFreshChannel() throws Exception {
+    doAnswer(
+            inv -> {
+              Channel ch = newChannel();
+              if (channels.size() == 1) {
+                when(ch.exchangeDeclarePassive("reports"))
+                    .thenThrow(new IOException("NOT_FOUND - no exchange 'reports'"));
+              }
+              return ch;
+            })
+        .when(connection)
+        .createChannel();
+
+    publisher = builder().start();
+
+    verify(channels.get(0)).abort();
+    verify(channels.get(1)).exchangeDeclare("reports", BuiltinExchangeType.FANOUT, true);
+    assertThat(sent).hasSize(1);
   }
 
   @Test
@@ -316,7 +337,7 @@ class ReportPublisherTest {
 
     await().atMost(Duration.ofSeconds(5)).until(() -> reportsSent() == 3);
     assertThat(channels).hasSize(2);
-    verify(channels.get(1)).exchangeDeclare("reports", BuiltinExchangeType.FANOUT, true);
+    verify(channels.get(1)).exchangeDeclarePassive("reports");
     verify(channels.get(0)).abort();
     assertThat(publisher.failedBatches()).isZero();
   }
