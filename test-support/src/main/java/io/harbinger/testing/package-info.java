@@ -7,5 +7,11 @@
  * {@code RABBITMQ_URI} and {@code RABBITMQ4_URI} (loopback by default); under {@code CI=true} a
  * missing broker fails the run, elsewhere its tests are skipped with one line naming the variable
  * to set. Further ways to obtain a broker plug in as {@link io.harbinger.testing.BrokerLocator}s.
+ *
+ * <p>Faults that would disturb the shared brokers (resource alarms, a stopped broker) run on a
+ * {@link io.harbinger.testing.PrivateNode}, a throwaway node one test class starts and stops; a
+ * test that needs a RabbitMQ user other than guest creates one with {@link
+ * io.harbinger.testing.TestBroker#addUser}, deleted when the {@link
+ * io.harbinger.testing.TemporaryUser} is closed.
  */
 package io.harbinger.testing;
