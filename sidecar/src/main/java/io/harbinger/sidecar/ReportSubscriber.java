@@ -213,12 +213,8 @@ final class ReportSubscriber implements AutoCloseable {
   }
 
   private void declareQueue() throws IOException {
-    Map<String, Object> args = new HashMap<>();
-    args.put("x-max-length", config.reportQueueMaxLength());
-    args.put("x-overflow", "drop-head");
-    args.put("x-expires", Math.toIntExact(config.reportQueueExpiry().toMillis()));
     try {
-      channel.queueDeclare(config.reportQueue(), true, false, false, args);
+      channel.queueDeclare(config.reportQueue(), true, false, false, config.reportQueueArguments());
     } catch (IOException e) {
       if (!String.valueOf(e.getCause()).contains("inequivalent arg")) {
         throw e;

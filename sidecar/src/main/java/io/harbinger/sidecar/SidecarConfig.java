@@ -5,6 +5,7 @@ import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.rabbit.TrustedReporters;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -124,6 +125,22 @@ public record SidecarConfig(
   /** Returns how long this replica's report queue lives without a consumer. */
   public Duration reportQueueExpiry() {
     return reports.queueExpiry();
+  }
+
+  /**
+   * Returns the arguments this replica's report queue is declared with: its length limit (dropping
+   * the oldest) and its expiry.
+   *
+   * @return {@code x-max-length}, {@code x-overflow} and {@code x-expires}
+   */
+  public Map<String, Object> reportQueueArguments() {
+    return Map.of(
+        "x-max-length",
+        reports.queueMaxLength(),
+        "x-overflow",
+        "drop-head",
+        "x-expires",
+        Math.toIntExact(reports.queueExpiry().toMillis()));
   }
 
   /**
