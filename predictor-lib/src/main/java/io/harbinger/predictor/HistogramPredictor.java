@@ -1,7 +1,9 @@
 package io.harbinger.predictor;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -326,6 +328,58 @@ public final class HistogramPredictor implements Predictor {
       Path file, String context, PredictorConfig config, Ticker ticker, Mode mode)
       throws SnapshotException {
     return SnapshotCodec.read(file, context, config, ticker, mode);
+  }
+
+  /**
+   * Restores a predictor from a snapshot, or from its rollback copy {@code FILE.prev} when the
+   * snapshot itself is refused; a refused snapshot is moved to {@code FILE.refused} first, so that
+   * the next {@link #save} does not make it the rollback copy in place of the good one.
+   *
+   * <p>Example: {@code a.snap} is truncated and {@code a.snap.prev} is the save before it. {@code
+   * recover} renames {@code a.snap} to {@code a.snap.refused} and returns the state of {@code
+   * a.snap.prev} with {@link SnapshotRecovery#rolledBack()} true; the next save writes {@code
+   * a.snap} and leaves {@code a.snap.prev} as it was; the save after that rotates as usual.
+   *
+   * @param file the snapshot file
+   * @param context the application string the snapshot must have been saved with
+   * @param config the parameters (see {@link #restore})
+   * @param ticker the source of time
+   * @param mode the initial mode
+   * @return the restored predictor and where it came from
+   * @throws SnapshotException for the snapshot file when neither file could be restored (the
+   *     rollback copy's refusal is attached as suppressed); {@link SnapshotException.Reason#ABSENT}
+   *     when neither exists
+   */
+  public static SnapshotRecovery recover(
+      Path file, String context, PredictorConfig config, Ticker ticker, Mode mode)
+      throws SnapshotException {
+    SnapshotException first;
+    try {
+      return new SnapshotRecovery(
+          SnapshotCodec.read(file, context, config, ticker, mode), file, List.of());
+    } catch (SnapshotException e) {
+      first = e;
+    }
+    if (first.reason() != SnapshotException.Reason.ABSENT) {
+      try {
+        Files.move(
+            file,
+            file.resolveSibling(file.getFileName() + ".refused"),
+            StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException | RuntimeException e) {
+        first.addSuppressed(e);
+      }
+    }
+    Path prev = file.resolveSibling(file.getFileName() + ".prev");
+    try {
+      HistogramPredictor p = SnapshotCodec.read(prev, context, config, ticker, mode);
+      return new SnapshotRecovery(p, prev, List.of(first));
+    } catch (SnapshotException e) {
+      if (e.reason() != SnapshotException.Reason.ABSENT) {
+        first.addSuppressed(e);
+      }
+      throw first;
+    }
   }
 
   // Package-private access for the snapshot codec.

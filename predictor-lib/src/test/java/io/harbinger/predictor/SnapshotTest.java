@@ -223,4 +223,69 @@ class SnapshotTest {
     crc.update(bytes, 0, bytes.length - 4);
     ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
   }
+
+  @Test
+  void recover_refusedSnapshot_movesItAsideAndRestoresThePreviousOne() throws IOException {
+    Path file = dir.resolve("predictor.snap");
+    HistogramPredictor first = learned();
+    first.save(file, CONTEXT);
+    first.observe(Keys.of("shop", "newer"), 5 * MS);
+    first.save(file, CONTEXT); // the first save is now predictor.snap.prev
+    Files.write(file, Arrays.copyOf(Files.readAllBytes(file), 100));
+
+    SnapshotRecovery r =
+        HistogramPredictor.recover(
+            file, CONTEXT, PredictorConfig.defaults(), ticker, Mode.PREDICTIVE);
+
+    assertThat(r.rolledBack()).isTrue();
+    assertThat(r.restoredFrom()).isEqualTo(dir.resolve("predictor.snap.prev"));
+    assertThat(r.refused())
+        .singleElement()
+        .extracting(SnapshotException::reason)
+        .isEqualTo(SnapshotException.Reason.TRUNCATED);
+    assertThat(r.predictor().keyStats(Keys.of("shop", "fast"))).isPresent();
+    assertThat(r.predictor().keyStats(Keys.of("shop", "newer"))).isEmpty();
+    assertThat(file).doesNotExist();
+    assertThat(dir.resolve("predictor.snap.refused")).hasSize(100);
+
+    r.predictor().save(file, CONTEXT);
+    assertThat(
+            restore(dir.resolve("predictor.snap.prev"), PredictorConfig.defaults(), ticker)
+                .keyStats(Keys.of("shop", "fast")))
+        .isPresent();
+  }
+
+  @Test
+  void recover_bothRefused_throwsTheSnapshotsReasonWithThePreviousOnesAttached()
+      throws IOException {
+    Path file = dir.resolve("predictor.snap");
+    Files.writeString(file, "this is not a predictor snapshot at all");
+    Files.writeString(dir.resolve("predictor.snap.prev"), "neither is this one, it is plain text");
+
+    assertThatThrownBy(
+            () ->
+                HistogramPredictor.recover(
+                    file, CONTEXT, PredictorConfig.defaults(), ticker, Mode.PREDICTIVE))
+        .isInstanceOfSatisfying(
+            SnapshotException.class,
+            e -> {
+              assertThat(e.reason()).isEqualTo(SnapshotException.Reason.NOT_A_SNAPSHOT);
+              assertThat(e.getSuppressed()).hasSize(1);
+            });
+  }
+
+  @Test
+  void recover_nothingThere_isAbsent() {
+    assertThatThrownBy(
+            () ->
+                HistogramPredictor.recover(
+                    dir.resolve("none.snap"),
+                    CONTEXT,
+                    PredictorConfig.defaults(),
+                    ticker,
+                    Mode.PREDICTIVE))
+        .isInstanceOfSatisfying(
+            SnapshotException.class,
+            e -> assertThat(e.reason()).isEqualTo(SnapshotException.Reason.ABSENT));
+  }
 }

@@ -12,11 +12,25 @@ import java.util.Objects;
  *
  * <p>Build one with {@link #builder(String)}; the one required value is the connection's user,
  * because the AMQP client does not expose it on a {@code Connection} ({@code
- * ConnectionFactory.getUsername()} is the usual source).
+ * ConnectionFactory.getUsername()} is the usual source; under x509/EXTERNAL or OAuth 2 it is not
+ * the authenticated identity, so give that one).
  *
- * @param user the user the channel's connection authenticated as; stamped as every message's {@code
- *     user-id} (RabbitMQ rejects any other value), and the producer part of every key; must be a
- *     usable key producer (non-empty, no control characters)
+ * <p>Identity. With {@link ProducerProperty#USER_ID} (the default) the user is stamped as every
+ * message's {@code user-id}, which RabbitMQ checks: a wrong user would have RabbitMQ close the
+ * channel with 406 at the first publish, losing that message. So {@link PredictiveChannels#wrap}
+ * checks the user once, with a probe on a channel of its own, and refuses a wrong one with an error
+ * that names it; where the probe cannot decide (no permission on the default exchange, connection
+ * down) or {@code verifyUserId} is off, the first 406 is recognised and every later call on the
+ * channel fails with that error. With {@link ProducerProperty#APP_ID} nothing is validated: see
+ * there what that trusts.
+ *
+ * @param user the producer identity: with {@code USER_ID} the user the channel's connection
+ *     authenticated as, stamped as every message's {@code user-id}; with {@code APP_ID} the name
+ *     stamped as {@code app-id}; the producer part of every key; must be a usable key producer
+ *     (non-empty, no control characters)
+ * @param producerProperty where the producer identity travels, published and consumed
+ * @param verifyUserId whether wrapping checks with RabbitMQ that {@code user} is the connection's
+ *     user (with {@code USER_ID} only)
  * @param router where publish levels come from, or null for none: every publish then goes out at
  *     the default level and is counted in {@link AdapterStats#routerAbsent()}
  * @param levels the number of levels when there is no router, in [2, 10]; with a router, its own
@@ -34,6 +48,8 @@ import java.util.Objects;
  */
 public record ChannelOptions(
     String user,
+    ProducerProperty producerProperty,
+    boolean verifyUserId,
     Router router,
     int levels,
     String jobTypeHeader,
@@ -55,6 +71,7 @@ public record ChannelOptions(
       levels = router.levels();
     }
     PredictorConfig.checkLevels(levels);
+    Objects.requireNonNull(producerProperty, "producerProperty");
     Objects.requireNonNull(jobTypeHeader, "jobTypeHeader");
     if (jobTypeHeader.isEmpty()) {
       throw new IllegalArgumentException("jobTypeHeader must not be empty");
@@ -88,6 +105,8 @@ public record ChannelOptions(
   /** Builds {@link ChannelOptions}; not thread-safe. */
   public static final class Builder {
     private final String user;
+    private ProducerProperty producerProperty = ProducerProperty.USER_ID;
+    private boolean verifyUserId = true;
     private Router router;
     private int levels = PredictorConfig.defaults().levels();
     private String jobTypeHeader = HarbingerHeaders.DEFAULT_JOB_TYPE;
@@ -100,6 +119,29 @@ public record ChannelOptions(
 
     private Builder(String user) {
       this.user = user;
+    }
+
+    /**
+     * Sets the property that carries the producer identity; {@link ProducerProperty#USER_ID} by
+     * default.
+     *
+     * @param value the property; read its description before choosing {@code APP_ID}
+     * @return this builder
+     */
+    public Builder producerProperty(ProducerProperty value) {
+      producerProperty = Objects.requireNonNull(value, "producerProperty");
+      return this;
+    }
+
+    /**
+     * Sets whether wrapping checks the user with RabbitMQ; on by default.
+     *
+     * @param value false to skip the probe (the first 406 is still recognised)
+     * @return this builder
+     */
+    public Builder verifyUserId(boolean value) {
+      verifyUserId = value;
+      return this;
     }
 
     /**
@@ -209,7 +251,18 @@ public record ChannelOptions(
      */
     public ChannelOptions build() {
       return new ChannelOptions(
-          user, router, levels, jobTypeHeader, shadow, sizeHints, reports, stats, clock, ticker);
+          user,
+          producerProperty,
+          verifyUserId,
+          router,
+          levels,
+          jobTypeHeader,
+          shadow,
+          sizeHints,
+          reports,
+          stats,
+          clock,
+          ticker);
     }
   }
 }

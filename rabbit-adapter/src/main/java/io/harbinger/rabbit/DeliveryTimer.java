@@ -24,7 +24,8 @@ import java.util.Objects;
  *
  * <pre>{@code
  * DeliveryTimer timer = DeliveryTimer.create(options);          // one per AMQP channel
- * DeliveryTimer.TimedDelivery d = timer.begin(tag, redelivered, userId, headers, body.length, false);
+ * DeliveryTimer.TimedDelivery d =
+ *     timer.begin(tag, redelivered, userId, appId, messageId, headers, body, false);
  * boolean ok = false;
  * try { listener.onMessage(message, timer.recordingSettlements(channel)); ok = true; }
  * finally { timer.handlerDone(d, ok); }
@@ -60,8 +61,11 @@ public final class DeliveryTimer {
    * @param deliveryTag the delivery tag on this timer's channel
    * @param redelivered whether RabbitMQ marked the delivery redelivered
    * @param userId the delivered message's {@code user-id}, the producer part of its key, or null
+   * @param appId the delivered message's {@code app-id}, the producer part of its key when the
+   *     options say {@link ProducerProperty#APP_ID}, or null
+   * @param messageId the delivered message's {@code message-id}, or null
    * @param headers the delivered message's headers (job type, {@code x-harbinger-*}), or null
-   * @param bodyLength the body length in bytes
+   * @param body the body, or null
    * @param autoAck true when the delivery counts as settled once its listener returns
    * @return the delivery, for {@link #handlerDone}
    */
@@ -69,11 +73,13 @@ public final class DeliveryTimer {
       long deliveryTag,
       boolean redelivered,
       String userId,
+      String appId,
+      String messageId,
       Map<String, ?> headers,
-      int bodyLength,
+      byte[] body,
       boolean autoAck) {
     return new TimedDelivery(
-        tracker.begin(deliveryTag, redelivered, userId, headers, bodyLength, autoAck));
+        tracker.begin(deliveryTag, redelivered, userId, appId, messageId, headers, body, autoAck));
   }
 
   /**

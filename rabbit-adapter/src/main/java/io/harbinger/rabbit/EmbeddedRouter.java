@@ -1,8 +1,15 @@
 package io.harbinger.rabbit;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.RecoveryListener;
+import com.rabbitmq.client.ShutdownSignalException;
 import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Predictor;
@@ -19,88 +26,159 @@ import org.slf4j.LoggerFactory;
  * A {@link Router} with the predictor in-process, learning from the reports exchange: Harbinger in
  * one application, with no sidecar.
  *
- * <p>It binds a queue of its own (server-named, exclusive, auto-delete, at most {@value
+ * <p>It opens a connection of its own from the application's {@link ConnectionFactory} (the factory
+ * is copied, not changed), binds a queue of its own (server-named, exclusive, at most {@value
  * #QUEUE_MAX_LENGTH} messages, oldest dropped first) to the reports exchange and feeds every batch
  * through a {@link ReportIngestor}; every process with an embedded router learns from every
- * reporter. A lookup is a call into the local predictor; if it throws, the message goes out at the
- * default level and {@link #failures()} counts it (fail-open, DESIGN.md).
+ * reporter. Reports are acknowledged after they are ingested (garbage included), never with
+ * automatic acknowledgement, and the connection accepts message bodies up to {@link
+ * Builder#maxInboundMessageBytes} (128 MiB by default, RabbitMQ 3.x's own limit), so that no
+ * message on the reports exchange can close a connection: an oversized one is acknowledged and
+ * counted. Only batches from {@link Builder#trustedReporters} are learned (by default the user the
+ * factory authenticates as); others are counted and ignored ({@link ReportIngestor}).
+ *
+ * <p>A lookup is a call into the local predictor; if it throws, the message goes out at the default
+ * level and {@link #failures()} counts it (fail-open, DESIGN.md).
  *
  * <p>Example:
  *
  * <pre>{@code
- * EmbeddedRouter router = EmbeddedRouter.start(connection, new HistogramPredictor(config));
+ * EmbeddedRouter router = EmbeddedRouter.start(factory, new HistogramPredictor(config));
  * Channel producer = PredictiveChannels.wrap(connection.createChannel(), user, router);
  * }</pre>
  *
- * <p>Thread-safe. Reports are ingested on the connection's consumer threads.
+ * <p>Thread-safe. Reports are ingested on the router connection's consumer thread.
  */
 public final class EmbeddedRouter implements Router, AutoCloseable {
 
   /** Most report batches waiting in the router's queue before the oldest are dropped. */
   public static final int QUEUE_MAX_LENGTH = 10_000;
 
+  /** The largest message body the router's connection accepts by default: 128 MiB. */
+  public static final int DEFAULT_MAX_INBOUND_MESSAGE_BYTES = 128 << 20;
+
+  /** Report batches delivered to the router before it acknowledges them. */
+  static final int PREFETCH = 64;
+
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedRouter.class);
 
   private final Predictor predictor;
   private final ReportIngestor ingestor;
+  private final Connection connection;
   private final Channel channel;
   private final String queue;
   private final LongAdder failures = new LongAdder();
   private final int levels;
   private final int defaultLevel;
+  private volatile boolean consuming;
 
-  private EmbeddedRouter(Predictor predictor, Connection connection, String exchange)
-      throws IOException {
-    this.predictor = predictor;
+  private EmbeddedRouter(Builder b) throws IOException, TimeoutException {
+    this.predictor = b.predictor;
     this.levels = predictor.levels();
     this.defaultLevel = predictor.defaultLevel();
-    this.ingestor = new ReportIngestor(predictor);
-    this.channel = connection.createChannel();
-    channel.exchangeDeclare(exchange, BuiltinExchangeType.FANOUT, true);
-    queue =
-        channel
-            .queueDeclare(
-                "",
-                false,
-                true,
-                true,
-                Map.of("x-max-length", QUEUE_MAX_LENGTH, "x-overflow", "drop-head"))
-            .getQueue();
-    channel.queueBind(queue, exchange, "");
-    channel.basicConsume(
-        queue, true, (tag, delivery) -> ingestor.ingest(delivery.getBody()), tag -> {});
-  }
+    TrustedReporters reporters =
+        b.reporters != null ? b.reporters : TrustedReporters.of(b.factory.getUsername());
+    this.ingestor =
+        ReportIngestor.builder(predictor)
+            .reporters(reporters)
+            .maxKeysPerReporter(b.maxKeysPerReporter)
+            .build();
+    ConnectionFactory own = b.factory.clone();
+    own.setAutomaticRecoveryEnabled(true);
+    own.setTopologyRecoveryEnabled(true);
+    own.setMaxInboundMessageBodySize(b.maxInboundMessageBytes);
+    this.connection = own.newConnection("harbinger-embedded-router");
+    try {
+      this.channel = connection.createChannel();
+      channel.exchangeDeclare(b.exchange, BuiltinExchangeType.FANOUT, true);
+      queue =
+          channel
+              .queueDeclare(
+                  "",
+                  false,
+                  true,
+                  true,
+                  Map.of("x-max-length", QUEUE_MAX_LENGTH, "x-overflow", "drop-head"))
+              .getQueue();
+      channel.queueBind(queue, b.exchange, "");
+      channel.basicQos(PREFETCH);
+      channel.basicConsume(
+          queue,
+          false,
+          new DefaultConsumer(channel) {
+            @Override
+            public void handleConsumeOk(String consumerTag) {
+              consuming = true;
+            }
 
-  /**
-   * Starts a router learning from {@code harbinger.reports}.
-   *
-   * @param connection the connection to consume reports on
-   * @param predictor the predictor to route with and teach
-   * @return the running router
-   * @throws IOException if the queue cannot be declared, bound or consumed
-   */
-  public static EmbeddedRouter start(Connection connection, Predictor predictor)
-      throws IOException {
-    return start(connection, predictor, HarbingerHeaders.REPORTS_EXCHANGE);
-  }
+            @Override
+            public void handleRecoverOk(String consumerTag) {
+              consuming = true;
+            }
 
-  /**
-   * Starts a router learning from a given reports exchange.
-   *
-   * @param connection the connection to consume reports on
-   * @param predictor the predictor to route with and teach
-   * @param exchange the fanout exchange reports are published to
-   * @return the running router
-   * @throws IOException if the queue cannot be declared, bound or consumed
-   */
-  public static EmbeddedRouter start(Connection connection, Predictor predictor, String exchange)
-      throws IOException {
-    Objects.requireNonNull(connection, "connection");
-    Objects.requireNonNull(predictor, "predictor");
-    if (exchange == null || exchange.isEmpty()) {
-      throw new IllegalArgumentException("exchange must be non-empty: " + exchange);
+            @Override
+            public void handleCancel(String consumerTag) {
+              consuming = false;
+            }
+
+            @Override
+            public void handleShutdownSignal(String consumerTag, ShutdownSignalException sig) {
+              consuming = false;
+            }
+
+            @Override
+            public void handleDelivery(
+                String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
+                throws IOException {
+              try {
+                ingestor.ingest(props == null ? null : props.getUserId(), body);
+              } finally {
+                getChannel().basicAck(envelope.getDeliveryTag(), false);
+              }
+            }
+          });
+      connection.addShutdownListener(cause -> consuming = false);
+      ((Recoverable) connection)
+          .addRecoveryListener(
+              new RecoveryListener() {
+                @Override
+                public void handleRecovery(Recoverable recoverable) {
+                  consuming = channel.isOpen();
+                }
+
+                @Override
+                public void handleRecoveryStarted(Recoverable recoverable) {}
+              });
+    } catch (IOException | RuntimeException e) {
+      connection.abort(1_000);
+      throw e;
     }
-    return new EmbeddedRouter(predictor, connection, exchange);
+  }
+
+  /**
+   * Starts a router learning from {@code harbinger.reports} on a connection of its own, trusting
+   * reports published by the factory's user.
+   *
+   * @param factory the application's connection factory (copied)
+   * @param predictor the predictor to route with and teach
+   * @return the running router
+   * @throws IOException if the connection, queue, binding or consumer cannot be set up
+   * @throws TimeoutException if RabbitMQ does not answer in time
+   */
+  public static EmbeddedRouter start(ConnectionFactory factory, Predictor predictor)
+      throws IOException, TimeoutException {
+    return builder(factory, predictor).start();
+  }
+
+  /**
+   * Starts configuring a router.
+   *
+   * @param factory the application's connection factory (copied)
+   * @param predictor the predictor to route with and teach
+   * @return a builder with the defaults
+   */
+  public static Builder builder(ConnectionFactory factory, Predictor predictor) {
+    return new Builder(factory, predictor);
   }
 
   @Override
@@ -172,15 +250,105 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
     return queue;
   }
 
-  /** Stops consuming reports and closes the router's channel (its queue goes with it). */
+  /**
+   * Returns whether the router's report consumer is registered and its connection open.
+   *
+   * @return false while RabbitMQ is unreachable, the connection recovers, or the consumer was
+   *     cancelled
+   */
+  public boolean consuming() {
+    return consuming && connection.isOpen();
+  }
+
+  /** Stops consuming reports and closes the router's connection (its queue goes with it). */
   @Override
   public void close() {
+    consuming = false;
     try {
-      if (channel.isOpen()) {
-        channel.close();
+      connection.close(5_000);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("closing the router connection failed", e);
+    }
+  }
+
+  /** Configures an {@link EmbeddedRouter}; not thread-safe. */
+  public static final class Builder {
+    private final ConnectionFactory factory;
+    private final Predictor predictor;
+    private String exchange = HarbingerHeaders.REPORTS_EXCHANGE;
+    private TrustedReporters reporters;
+    private int maxKeysPerReporter = ReportIngestor.DEFAULT_MAX_KEYS_PER_REPORTER;
+    private int maxInboundMessageBytes = DEFAULT_MAX_INBOUND_MESSAGE_BYTES;
+
+    private Builder(ConnectionFactory factory, Predictor predictor) {
+      this.factory = Objects.requireNonNull(factory, "factory");
+      this.predictor = Objects.requireNonNull(predictor, "predictor");
+    }
+
+    /**
+     * Sets the fanout exchange reports are published to, {@code harbinger.reports} by default.
+     *
+     * @param value a non-empty exchange name
+     * @return this builder
+     */
+    public Builder exchange(String value) {
+      if (value == null || value.isEmpty()) {
+        throw new IllegalArgumentException("exchange must be non-empty: " + value);
       }
-    } catch (IOException | TimeoutException | RuntimeException e) {
-      LOG.debug("closing the router channel failed", e);
+      exchange = value;
+      return this;
+    }
+
+    /**
+     * Sets the reporters whose batches are learned; by default the factory's user alone.
+     *
+     * @param value the trusted reporters
+     * @return this builder
+     */
+    public Builder trustedReporters(TrustedReporters value) {
+      reporters = Objects.requireNonNull(value, "trustedReporters");
+      return this;
+    }
+
+    /**
+     * Sets the most distinct keys one reporter may bring in (see {@link ReportIngestor}).
+     *
+     * @param value at least 1
+     * @return this builder
+     */
+    public Builder maxKeysPerReporter(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("maxKeysPerReporter must be at least 1: " + value);
+      }
+      maxKeysPerReporter = value;
+      return this;
+    }
+
+    /**
+     * Sets the largest message body the router's connection accepts; a larger message closes the
+     * connection (amqp-client's rule), so keep it at least RabbitMQ's {@code max_message_size}.
+     *
+     * @param value in [1 MiB, 512 MiB]
+     * @return this builder
+     */
+    public Builder maxInboundMessageBytes(int value) {
+      if (value < (1 << 20) || value > (512 << 20)) {
+        throw new IllegalArgumentException(
+            "maxInboundMessageBytes must be in [1 MiB, 512 MiB]: " + value);
+      }
+      maxInboundMessageBytes = value;
+      return this;
+    }
+
+    /**
+     * Opens the router's connection, declares and binds its queue and starts consuming.
+     *
+     * @return the running router
+     * @throws IOException if the connection, queue, binding or consumer cannot be set up
+     * @throws TimeoutException if RabbitMQ does not answer in time
+     */
+    public EmbeddedRouter start() throws IOException, TimeoutException {
+      return new EmbeddedRouter(this);
     }
   }
 }

@@ -21,8 +21,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * L / 2} when there is none, it fails, answers null or a level out of range (each counted in {@link
  * AdapterStats}). The priority is that level's on the addressed queue's type and the broker's
  * version ({@link PriorityScheme}); in shadow mode, and on a queue without priorities, it is the
- * caller's. The {@code user-id} is always the options' user: a caller's other value is replaced and
- * counted, because RabbitMQ would close the channel for it.
+ * caller's. The producer identity is the options' user, in {@code user-id}: a caller's other value
+ * is replaced and counted, because RabbitMQ would close the channel for it; with {@link
+ * ProducerProperty#APP_ID} it goes in {@code app-id} instead and the caller's {@code user-id} is
+ * kept.
  *
  * <p>Example:
  *
@@ -53,6 +55,7 @@ public final class MessageStamper {
   private static final String OFF = "off";
 
   private final String user;
+  private final boolean appIdIdentity;
   private final Router router;
   private final int levels;
   private final int defaultLevel;
@@ -68,6 +71,7 @@ public final class MessageStamper {
 
   private MessageStamper(ChannelOptions options, String brokerVersion, DeclaredQueues queues) {
     user = options.user();
+    appIdIdentity = options.producerProperty() == ProducerProperty.APP_ID;
     router = options.router();
     levels = options.levels();
     defaultLevel = options.defaultLevel();
@@ -192,7 +196,7 @@ public final class MessageStamper {
       }
     }
     Integer priority = shadowNow ? null : prioritiesFor(exchange, routingKey)[level];
-    if (callerUserId != null && !user.equals(callerUserId)) {
+    if (!appIdIdentity && callerUserId != null && !user.equals(callerUserId)) {
       stats.increment(Counter.USER_ID_REPLACED);
     }
     stats.increment(Counter.PUBLISHED);
@@ -200,7 +204,8 @@ public final class MessageStamper {
         context,
         level,
         priority == null ? callerPriority : priority,
-        user,
+        appIdIdentity ? callerUserId : user,
+        appIdIdentity ? user : null,
         epochMicros(clock),
         mode);
   }
@@ -221,12 +226,20 @@ public final class MessageStamper {
      * @param level the level, as {@link Stamp#level()}
      * @param priority the priority to publish with, as {@link Stamp#priority()}
      * @param userId the {@code user-id} to publish with, as {@link Stamp#userId()}
+     * @param appId the {@code app-id} to publish with, as {@link Stamp#appId()}: null keeps the
+     *     caller's
      * @param publishedAtMicros the value of {@code x-harbinger-published-at}, boxed once
      * @param mode the mode, as {@link Stamp#mode()}
      * @return the result
      */
     T apply(
-        C context, int level, Integer priority, String userId, Long publishedAtMicros, String mode);
+        C context,
+        int level,
+        Integer priority,
+        String userId,
+        String appId,
+        Long publishedAtMicros,
+        String mode);
   }
 
   private static final Applier<Object, Stamp> TO_STAMP = Stamp::new;

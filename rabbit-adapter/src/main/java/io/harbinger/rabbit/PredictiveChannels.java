@@ -3,6 +3,7 @@ package io.harbinger.rabbit;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Recoverable;
 import io.harbinger.predictor.Router;
+import io.harbinger.rabbit.internal.IdentityProbe;
 import io.harbinger.rabbit.internal.PredictiveChannel;
 import io.harbinger.rabbit.internal.PrefetchGuard;
 import io.harbinger.rabbit.internal.RecoverablePredictiveChannel;
@@ -31,15 +32,24 @@ public final class PredictiveChannels {
   private PredictiveChannels() {}
 
   /**
-   * Wraps a channel.
+   * Wraps a channel, first checking with RabbitMQ (once per connection and user) that the options'
+   * user is the connection's user when it is stamped as {@code user-id}.
    *
    * @param channel the application's channel
    * @param options the user, router, report sink and the rest
    * @return the wrapped channel; a {@link Recoverable} when {@code channel} is one
+   * @throws IllegalArgumentException when RabbitMQ refuses the user as {@code user-id}; the message
+   *     names the user and the fix, and nothing was published on {@code channel}
    */
   public static Channel wrap(Channel channel, ChannelOptions options) {
     Objects.requireNonNull(channel, "channel");
     Objects.requireNonNull(options, "options");
+    if (options.producerProperty() == ProducerProperty.USER_ID && options.verifyUserId()) {
+      IdentityProbe.Result probe = IdentityProbe.check(channel, options.user());
+      if (probe.verdict() == IdentityProbe.Verdict.REFUSED) {
+        throw new IllegalArgumentException(IdentityProbe.refusal(options.user(), probe.detail()));
+      }
+    }
     return channel instanceof Recoverable
         ? new RecoverablePredictiveChannel(channel, options, PrefetchGuard.SHARED)
         : new PredictiveChannel(channel, options, PrefetchGuard.SHARED);

@@ -5,10 +5,15 @@ import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.ObserveResult;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Predictor;
+import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.ReportBatch;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -24,11 +29,25 @@ import java.util.concurrent.atomic.LongAdder;
  * with {@link Predictor#observeCensored}; nacks and rejects are counted and teach nothing (seed
  * paper section 3.3: only successful executions describe a key's cost).
  *
+ * <p>Reporters. A batch delivered from RabbitMQ is judged by its reporter, the {@code user-id}
+ * RabbitMQ validated when it was published ({@link #ingest(String, byte[])}): a batch from a
+ * reporter the {@link TrustedReporters} do not list (or without a {@code user-id}) is counted in
+ * {@link Stats#untrustedBatches()} and ignored whole, and a report about a producer its reporter
+ * may not report for is counted in {@link Stats#forgedReports()} and ignored. Each reporter may
+ * bring in at most {@code maxKeysPerReporter} distinct keys: it holds a slot per key it reported in
+ * the last {@code reporterKeyIdle}, and a report of a new key from a reporter whose slots are all
+ * held is counted in {@link Stats#reporterKeyLimit()} and ignored. So one reporter flooding new
+ * keys fills its own slots, not the predictor's {@code max-keys}: with at most {@code max-keys /
+ * maxKeysPerReporter} reporters, every reporter's keys find room. A batch's {@code
+ * dropped_since_last} above {@value #MAX_DECLARED_DROPS} cannot be true (no reporter buffers that
+ * many) and is counted in {@link Stats#rejectedDropCounts()} instead of added; the sum saturates.
+ *
  * <p>Example: a batch of three reports, an ack of 2 ms for {@code shop/send_email}, a nack, and an
  * ack of -5 ns, gives one observation, {@link Stats#notLearned()} 1 and {@link
  * Stats#rejectedDurations()} 1.
  *
- * <p>Thread-safe when the predictor is; never throws for bad input.
+ * <p>Thread-safe when the predictor is; never throws for bad input. The per-reporter slots are
+ * guarded by one lock per reporter, held for one map operation.
  */
 public final class ReportIngestor {
 
@@ -38,10 +57,24 @@ public final class ReportIngestor {
   /** Longest acknowledged duration accepted: one day. */
   public static final Duration MAX_DURATION = Duration.ofDays(1);
 
+  /** Most reports one batch may declare dropped: 2^32. */
+  public static final long MAX_DECLARED_DROPS = 1L << 32;
+
+  /** Distinct keys one reporter may bring in by default. */
+  public static final int DEFAULT_MAX_KEYS_PER_REPORTER = 4096;
+
+  /** How long a reporter holds a key's slot after its last report of it, by default. */
+  public static final Duration DEFAULT_REPORTER_KEY_IDLE = Duration.ofMinutes(30);
+
   private static final long MAX_DURATION_NANOS = MAX_DURATION.toNanos();
 
   private final Predictor predictor;
   private final Listener listener;
+  private final TrustedReporters reporters;
+  private final int maxKeysPerReporter;
+  private final long reporterKeyIdleNanos;
+  private final Ticker ticker;
+  private final ConcurrentHashMap<String, ReporterKeys> keysByReporter = new ConcurrentHashMap<>();
   private final LongAdder batches = new LongAdder();
   private final LongAdder malformedBatches = new LongAdder();
   private final LongAdder oversizedBatches = new LongAdder();
@@ -52,7 +85,11 @@ public final class ReportIngestor {
   private final LongAdder rejectedOutcomes = new LongAdder();
   private final LongAdder rejectedKeys = new LongAdder();
   private final LongAdder rejectedDurations = new LongAdder();
-  private final LongAdder reporterDrops = new LongAdder();
+  private final AtomicLong reporterDrops = new AtomicLong();
+  private final LongAdder rejectedDropCounts = new LongAdder();
+  private final LongAdder untrustedBatches = new LongAdder();
+  private final LongAdder forgedReports = new LongAdder();
+  private final LongAdder reporterKeyLimit = new LongAdder();
 
   /**
    * Creates an ingestor feeding a predictor.
@@ -72,8 +109,27 @@ public final class ReportIngestor {
    *     not block
    */
   public ReportIngestor(Predictor predictor, Listener listener) {
-    this.predictor = Objects.requireNonNull(predictor, "predictor");
-    this.listener = Objects.requireNonNull(listener, "listener");
+    this(builder(predictor).listener(listener));
+  }
+
+  private ReportIngestor(Builder b) {
+    this.predictor = b.predictor;
+    this.listener = b.listener;
+    this.reporters = b.reporters;
+    this.maxKeysPerReporter = b.maxKeysPerReporter;
+    this.reporterKeyIdleNanos = b.reporterKeyIdle.toNanos();
+    this.ticker = b.ticker;
+  }
+
+  /**
+   * Starts configuring an ingestor that judges reporters.
+   *
+   * @param predictor the predictor to learn
+   * @return a builder: no listener, no trusted reporter yet, {@value
+   *     #DEFAULT_MAX_KEYS_PER_REPORTER} keys per reporter held for 30 minutes
+   */
+  public static Builder builder(Predictor predictor) {
+    return new Builder(predictor);
   }
 
   /** Hears about every report that taught the predictor something. */
@@ -89,21 +145,15 @@ public final class ReportIngestor {
   }
 
   /**
-   * Decodes and ingests one message body from the reports exchange.
+   * Decodes and ingests one message body from a source that needs no judging (a test, a benchmark,
+   * a file): no reporter rules apply.
    *
    * @param body the message body, possibly garbage
    * @return true when it was a well-formed batch (its reports may still have been rejected)
    */
   public boolean ingest(byte[] body) {
-    if (body == null || body.length > MAX_BATCH_BYTES) {
-      oversizedBatches.increment();
-      return false;
-    }
-    ReportBatch batch;
-    try {
-      batch = ReportBatch.parseFrom(body);
-    } catch (InvalidProtocolBufferException e) {
-      malformedBatches.increment();
+    ReportBatch batch = decode(body);
+    if (batch == null) {
       return false;
     }
     ingest(batch);
@@ -111,17 +161,99 @@ public final class ReportIngestor {
   }
 
   /**
-   * Ingests a decoded batch.
+   * Decodes and ingests one message delivered from the reports exchange, judging its reporter.
+   *
+   * @param reporter the message's {@code user-id} property, which RabbitMQ validated against the
+   *     publishing connection's user; null when it carried none
+   * @param body the message body, possibly garbage
+   * @return true when it was a well-formed batch from a trusted reporter (its reports may still
+   *     have been rejected)
+   */
+  public boolean ingest(String reporter, byte[] body) {
+    if (reporters == null || !reporters.trusts(reporter)) {
+      untrustedBatches.increment();
+      return false;
+    }
+    ReportBatch batch = decode(body);
+    if (batch == null) {
+      return false;
+    }
+    countBatch(batch);
+    for (DurationReport report : batch.getReportsList()) {
+      if (!reporters.mayReportFor(reporter, report.getProducer())) {
+        forgedReports.increment();
+      } else if (admitKey(reporter, report)) {
+        ingest(report);
+      }
+    }
+    return true;
+  }
+
+  private ReportBatch decode(byte[] body) {
+    if (body == null || body.length > MAX_BATCH_BYTES) {
+      oversizedBatches.increment();
+      return null;
+    }
+    try {
+      return ReportBatch.parseFrom(body);
+    } catch (InvalidProtocolBufferException e) {
+      malformedBatches.increment();
+      return null;
+    }
+  }
+
+  /**
+   * Ingests a decoded batch from a source that needs no judging.
    *
    * @param batch the batch
    */
   public void ingest(ReportBatch batch) {
-    batches.increment();
-    if (batch.getDroppedSinceLast() > 0) {
-      reporterDrops.add(batch.getDroppedSinceLast());
-    }
+    countBatch(batch);
     for (DurationReport report : batch.getReportsList()) {
       ingest(report);
+    }
+  }
+
+  private void countBatch(ReportBatch batch) {
+    batches.increment();
+    // uint64 on the wire: a value above 2^63 - 1 arrives negative.
+    long declared = batch.getDroppedSinceLast();
+    if (declared < 0 || declared > MAX_DECLARED_DROPS) {
+      rejectedDropCounts.increment();
+    } else if (declared > 0) {
+      reporterDrops.accumulateAndGet(
+          declared, (a, b) -> a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b);
+    }
+  }
+
+  /** Returns whether the reporter holds, or can take, a slot for the report's key. */
+  private boolean admitKey(String reporter, DurationReport report) {
+    ReporterKeys keys = keysByReporter.computeIfAbsent(reporter, r -> new ReporterKeys());
+    String key = Keys.of(report.getProducer(), report.getJobType());
+    if (key.isEmpty() || keys.admit(key, ticker.nanos())) {
+      return true;
+    }
+    reporterKeyLimit.increment();
+    return false;
+  }
+
+  /** The key slots of one reporter, least recently reported first. */
+  private final class ReporterKeys {
+    private final LinkedHashMap<String, Long> lastReported = new LinkedHashMap<>(64, 0.75f, true);
+
+    synchronized boolean admit(String key, long now) {
+      if (lastReported.replace(key, now) != null) {
+        return true;
+      }
+      if (lastReported.size() >= maxKeysPerReporter) {
+        Map.Entry<String, Long> eldest = lastReported.entrySet().iterator().next();
+        if (now - eldest.getValue() < reporterKeyIdleNanos) {
+          return false;
+        }
+        lastReported.remove(eldest.getKey());
+      }
+      lastReported.put(key, now);
+      return true;
     }
   }
 
@@ -209,7 +341,11 @@ public final class ReportIngestor {
         rejectedOutcomes.sum(),
         rejectedKeys.sum(),
         rejectedDurations.sum(),
-        reporterDrops.sum());
+        reporterDrops.get(),
+        rejectedDropCounts.sum(),
+        untrustedBatches.sum(),
+        forgedReports.sum(),
+        reporterKeyLimit.sum());
   }
 
   /**
@@ -225,7 +361,11 @@ public final class ReportIngestor {
    * @param rejectedOutcomes reports with an unset or unknown outcome
    * @param rejectedKeys reports whose key is empty, malformed or too long
    * @param rejectedDurations acknowledged reports with a negative or absurd duration
-   * @param reporterDrops reports the reporters said they dropped
+   * @param reporterDrops reports the reporters said they dropped (saturates at 2^63 - 1)
+   * @param rejectedDropCounts batches whose declared drop count was absurd and not added
+   * @param untrustedBatches batches without a {@code user-id} or from a reporter not trusted
+   * @param forgedReports reports about a producer their reporter may not report for
+   * @param reporterKeyLimit reports of a new key from a reporter holding all its key slots
    */
   public record Stats(
       long batches,
@@ -238,5 +378,94 @@ public final class ReportIngestor {
       long rejectedOutcomes,
       long rejectedKeys,
       long rejectedDurations,
-      long reporterDrops) {}
+      long reporterDrops,
+      long rejectedDropCounts,
+      long untrustedBatches,
+      long forgedReports,
+      long reporterKeyLimit) {}
+
+  /** Configures a {@link ReportIngestor}; not thread-safe. */
+  public static final class Builder {
+    private final Predictor predictor;
+    private Listener listener = (key, report) -> {};
+    private TrustedReporters reporters;
+    private int maxKeysPerReporter = DEFAULT_MAX_KEYS_PER_REPORTER;
+    private Duration reporterKeyIdle = DEFAULT_REPORTER_KEY_IDLE;
+    private Ticker ticker = Ticker.SYSTEM;
+
+    private Builder(Predictor predictor) {
+      this.predictor = Objects.requireNonNull(predictor, "predictor");
+    }
+
+    /**
+     * Sets the listener told about every report learned.
+     *
+     * @param value called on the ingesting thread; must not block
+     * @return this builder
+     */
+    public Builder listener(Listener value) {
+      listener = Objects.requireNonNull(value, "listener");
+      return this;
+    }
+
+    /**
+     * Sets the reporters whose batches {@link ReportIngestor#ingest(String, byte[])} accepts;
+     * without it, every delivered batch is refused.
+     *
+     * @param value the trusted reporters
+     * @return this builder
+     */
+    public Builder reporters(TrustedReporters value) {
+      reporters = Objects.requireNonNull(value, "reporters");
+      return this;
+    }
+
+    /**
+     * Sets the most distinct keys one reporter may hold slots for.
+     *
+     * @param value at least 1
+     * @return this builder
+     */
+    public Builder maxKeysPerReporter(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("maxKeysPerReporter must be at least 1: " + value);
+      }
+      maxKeysPerReporter = value;
+      return this;
+    }
+
+    /**
+     * Sets how long a reporter holds a key's slot after its last report of that key.
+     *
+     * @param value positive
+     * @return this builder
+     */
+    public Builder reporterKeyIdle(Duration value) {
+      if (value == null || value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException("reporterKeyIdle must be positive: " + value);
+      }
+      reporterKeyIdle = value;
+      return this;
+    }
+
+    /**
+     * Sets the monotonic clock of key slots.
+     *
+     * @param value the ticker
+     * @return this builder
+     */
+    public Builder ticker(Ticker value) {
+      ticker = Objects.requireNonNull(value, "ticker");
+      return this;
+    }
+
+    /**
+     * Builds the ingestor.
+     *
+     * @return the ingestor
+     */
+    public ReportIngestor build() {
+      return new ReportIngestor(this);
+    }
+  }
 }

@@ -4,45 +4,69 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.ShutdownListener;
+import com.rabbitmq.client.ShutdownSignalException;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.ReportBatch;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Sends duration reports to the reports exchange in protobuf batches, from a bounded buffer, on a
- * channel and a thread of its own.
+ * connection, a channel and a thread of its own.
+ *
+ * <p>Start it from the application's {@link ConnectionFactory}: {@link #start(ConnectionFactory)}
+ * opens a connection just for reports. Never publish reports on a connection that consumes: during
+ * a resource alarm RabbitMQ blocks every connection that publishes, and a blocked connection is no
+ * longer read, so the consumer's acknowledgements stop too and consumption halts until the alarm
+ * clears. {@link #start(Connection)} exists for producer-only connections and is deprecated.
  *
  * <p>Example: with the defaults, a consumer settling 1,000 deliveries a second sends about ten
- * batches a second (one every 100 ms, or sooner once 256 reports wait); if RabbitMQ blocks the
- * connection for 30 s, the first 8,192 reports wait in the buffer and the rest are dropped and
- * counted, and the consumer's handlers and acknowledgements never wait.
+ * batches a second (one every 100 ms, or sooner once 256 reports wait). If RabbitMQ blocks the
+ * report connection for 30 s, the first 8,192 reports wait in the buffer and the rest are dropped
+ * and counted; the consumer's handlers and acknowledgements never wait, and {@link #close()}
+ * returns within its timeout (5 s by default).
  *
- * <p>Implementation notes. {@link #accept} only offers the report to an {@link ArrayBlockingQueue}:
- * it never waits, and a full buffer drops the report and counts it in {@link #dropped()} and in the
- * next batch's {@code dropped_since_last} (DESIGN.md contracts, reports exchange). The sender
- * thread flushes every {@code flushInterval} or as soon as {@code batchSize} reports wait. While
- * the connection is blocked by a RabbitMQ resource alarm it does not publish, and leaves reports in
- * the buffer, so it does not sit in a blocked socket write; a failed publish (connection down,
- * channel closed) drops the batch and counts its reports. With an automatically recovering
- * connection the channel comes back by itself; with a plain one the sender opens a new channel at
- * its next batch.
+ * <p>Identity: every batch carries the {@code user-id} of the report connection's user, which
+ * RabbitMQ checks against the authenticated user, so learners know who reported (they accept
+ * reports only from the reporters they trust). The user is {@code factory.getUsername()} unless
+ * {@link Builder#userId} names another (under x509/EXTERNAL or OAuth 2 the authenticated identity
+ * is not the factory's user name). {@link Builder#start()} publishes one empty batch with publisher
+ * confirms and fails at once, naming the problem, when RabbitMQ refuses the identity.
+ *
+ * <p>Implementation notes. {@link #accept} appends to a bounded deque under a lock held for one
+ * append: it never waits for the network, and a full buffer drops the report and counts it in
+ * {@link #dropped()} and in the next batch's {@code dropped_since_last} (DESIGN.md contracts,
+ * reports exchange). The sender thread takes a batch out of the buffer only when it can publish it:
+ * while the connection is blocked by a resource alarm, or closed, reports stay in the buffer (so
+ * the sender never sits in a blocked socket write). A blocked connection that closes is no longer
+ * blocked: the flag is cleared by the connection's shutdown, since the unblock notification will
+ * never come. Batches are published with publisher confirms and count as sent only once RabbitMQ
+ * confirms them; a nack, a confirm that does not arrive within the confirm timeout, or a channel
+ * error fails the batch, whose reports are counted as dropped. A channel closed by an error (for
+ * example the exchange deleted) is replaced by a new one at the next batch, which checks the
+ * exchange again: passively, so that a reporter needs only write permission on it, and declaring it
+ * only when it is missing.
  *
  * <p>Thread safety: {@link #accept} may be called from any number of threads; {@link #close} waits
- * at most for one flush.
+ * at most its close timeout.
  */
 public final class ReportPublisher implements ReportSink, AutoCloseable {
 
@@ -55,79 +79,156 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   /** Reports the buffer holds before it drops. */
   public static final int DEFAULT_CAPACITY = 8192;
 
+  /** Longest wait for RabbitMQ to confirm a batch before it counts as failed. */
+  public static final Duration DEFAULT_CONFIRM_TIMEOUT = Duration.ofSeconds(5);
+
+  /** Longest time {@link #close()} takes, even while RabbitMQ blocks the connection. */
+  public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(5);
+
   private static final Logger LOG = LoggerFactory.getLogger(ReportPublisher.class);
-  private static final AMQP.BasicProperties BATCH_PROPS =
-      new AMQP.BasicProperties.Builder()
-          .contentType("application/x-protobuf")
-          .type("harbinger.v1.ReportBatch")
-          .deliveryMode(1)
-          .build();
 
   private final Connection connection;
+  private final boolean ownsConnection;
   private final String exchange;
   private final int batchSize;
   private final long flushIntervalNanos;
+  private final long confirmTimeoutNanos;
+  private final long closeTimeoutNanos;
   private final String reporterId;
+  private final String userId;
+  private final AMQP.BasicProperties batchProps;
   private final Clock clock;
   private final Ticker ticker;
-  private final ArrayBlockingQueue<DurationReport> buffer;
-  private final AtomicLong droppedSinceLast = new AtomicLong();
+  private final int capacity;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition wake = lock.newCondition();
+  private final ArrayDeque<DurationReport> buffer;
   private final LongAdder dropped = new LongAdder();
   private final LongAdder sent = new LongAdder();
   private final LongAdder batches = new LongAdder();
   private final LongAdder failedBatches = new LongAdder();
+  private final LongAdder channelsOpened = new LongAdder();
   private final BlockedListener blockedListener;
+  private final ShutdownListener connectionShutdown;
   private final Thread sender;
-  private volatile boolean blocked;
+  private long droppedSinceLast; // guarded by lock
+  private boolean blocked; // guarded by lock
   private volatile boolean running = true;
-  private Channel channel;
+  private volatile boolean identityRefused;
+  private Channel channel; // sender thread only, after start
+  private Confirms confirms; // sender thread only, after start
   private long sequence;
 
-  private ReportPublisher(Builder b) throws IOException {
-    connection = b.connection;
+  private ReportPublisher(Builder b, Connection connection, boolean ownsConnection)
+      throws IOException {
+    this.connection = connection;
+    this.ownsConnection = ownsConnection;
     exchange = b.exchange;
     batchSize = b.batchSize;
     flushIntervalNanos = b.flushInterval.toNanos();
+    confirmTimeoutNanos = b.confirmTimeout.toNanos();
+    closeTimeoutNanos = b.closeTimeout.toNanos();
     reporterId = b.reporterId;
+    userId = b.userId;
     clock = b.clock;
     ticker = b.ticker;
-    buffer = new ArrayBlockingQueue<>(b.capacity);
-    channel = connection.createChannel();
-    channel.exchangeDeclare(exchange, BuiltinExchangeType.FANOUT, true);
+    capacity = b.capacity;
+    buffer = new ArrayDeque<>(Math.min(capacity, 1 << 16));
+    batchProps =
+        new AMQP.BasicProperties.Builder()
+            .contentType("application/x-protobuf")
+            .type("harbinger.v1.ReportBatch")
+            .deliveryMode(1)
+            .userId(userId)
+            .build();
     blockedListener =
-        connection.addBlockedListener(reason -> blocked = true, () -> blocked = false);
+        connection.addBlockedListener(reason -> setBlocked(true), () -> setBlocked(false));
+    connectionShutdown = cause -> setBlocked(false);
+    connection.addShutdownListener(connectionShutdown);
+    try {
+      checkIdentity();
+    } catch (IOException | RuntimeException e) {
+      detach();
+      throw e;
+    }
     sender = new Thread(this::run, "harbinger-reports-" + reporterId);
     sender.setDaemon(true);
     sender.start();
   }
 
   /**
-   * Starts a publisher with the defaults on a connection.
+   * Starts a publisher with the defaults on a connection of its own, opened from the application's
+   * factory (which is not modified).
    *
-   * @param connection the connection to open the report channel on
+   * @param factory the application's connection factory; its user is the reporter identity
    * @return the running publisher
-   * @throws IOException if the channel or the exchange cannot be opened
+   * @throws IOException if the connection, the channel or the exchange cannot be opened, or
+   *     RabbitMQ refuses the reporter identity
+   * @throws TimeoutException if RabbitMQ does not answer in time
    */
-  public static ReportPublisher start(Connection connection) throws IOException {
-    return builder(connection).start();
+  public static ReportPublisher start(ConnectionFactory factory)
+      throws IOException, TimeoutException {
+    return builder(factory).start();
   }
 
   /**
-   * Starts configuring a publisher.
+   * Starts configuring a publisher on a connection of its own.
    *
-   * @param connection the connection to open the report channel on
+   * @param factory the application's connection factory, copied; its user is the default {@link
+   *     Builder#userId}
    * @return a builder with the defaults
    */
+  public static Builder builder(ConnectionFactory factory) {
+    return new Builder(Objects.requireNonNull(factory, "factory"), null);
+  }
+
+  /**
+   * Starts a publisher with the defaults on an existing connection.
+   *
+   * @param connection a connection that never consumes (see the class description)
+   * @return the running publisher
+   * @throws IOException if the channel or the exchange cannot be opened
+   * @deprecated reports published on a consumer's connection stop its acknowledgements during a
+   *     resource alarm; use {@link #start(ConnectionFactory)}. This form also cannot know the
+   *     connection's user: it fails unless the builder sets {@link Builder#userId}.
+   */
+  @Deprecated
+  public static ReportPublisher start(Connection connection) throws IOException {
+    try {
+      return builder(connection).start();
+    } catch (TimeoutException e) {
+      throw new IOException(e);
+    }
+  }
+
+  /**
+   * Starts configuring a publisher on an existing connection.
+   *
+   * @param connection a connection that never consumes (see the class description)
+   * @return a builder with the defaults; {@link Builder#userId} must be set
+   * @deprecated use {@link #builder(ConnectionFactory)}; see {@link #start(Connection)}
+   */
+  @Deprecated
   public static Builder builder(Connection connection) {
-    return new Builder(connection);
+    return new Builder(null, Objects.requireNonNull(connection, "connection"));
   }
 
   /** Buffers a report, or drops and counts it when the buffer is full; never blocks. */
   @Override
   public void accept(DurationReport report) {
-    if (report == null || !running || !buffer.offer(report)) {
-      dropped.increment();
-      droppedSinceLast.incrementAndGet();
+    lock.lock();
+    try {
+      if (report == null || !running || buffer.size() >= capacity) {
+        dropped.increment();
+        droppedSinceLast++;
+        return;
+      }
+      buffer.addLast(report);
+      if (buffer.size() == batchSize) {
+        wake.signal();
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -141,7 +242,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   }
 
   /**
-   * Returns the reports published.
+   * Returns the reports in batches that RabbitMQ confirmed.
    *
    * @return the count
    */
@@ -150,7 +251,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   }
 
   /**
-   * Returns the batches published.
+   * Returns the batches RabbitMQ confirmed.
    *
    * @return the count
    */
@@ -159,7 +260,8 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   }
 
   /**
-   * Returns the batches that failed to publish.
+   * Returns the batches that failed: refused, unconfirmed within the timeout, or lost with their
+   * channel or connection.
    *
    * @return the count
    */
@@ -173,121 +275,432 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    * @return the count
    */
   public int buffered() {
-    return buffer.size();
+    lock.lock();
+    try {
+      return buffer.size();
+    } finally {
+      lock.unlock();
+    }
   }
 
-  /** Sends what is buffered, stops the sender thread and closes the report channel. */
+  /**
+   * Returns whether RabbitMQ currently blocks the report connection (a resource alarm).
+   *
+   * @return true while blocked
+   */
+  public boolean blocked() {
+    lock.lock();
+    try {
+      return blocked;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Returns whether RabbitMQ refused the batches' {@code user-id} since the publisher started.
+   *
+   * @return true once a batch was closed with 406 for its {@code user-id}
+   */
+  public boolean identityRefused() {
+    return identityRefused;
+  }
+
+  /**
+   * Returns the reporter identity every batch carries as {@code user-id}.
+   *
+   * @return the user
+   */
+  public String userId() {
+    return userId;
+  }
+
+  /** Returns the channels opened so far, for tests. */
+  long channelsOpened() {
+    return channelsOpened.sum();
+  }
+
+  /**
+   * Sends what is buffered while the connection allows it, stops the sender thread and closes the
+   * report channel (and the report connection when the publisher opened it), all within the close
+   * timeout; later reports are dropped and counted.
+   */
   @Override
   public void close() {
-    running = false;
-    sender.interrupt();
+    long deadline = System.nanoTime() + closeTimeoutNanos;
+    lock.lock();
     try {
-      sender.join(TimeUnit.SECONDS.toMillis(5));
+      if (!running) {
+        return;
+      }
+      running = false;
+      wake.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    joinUntil(sender, deadline);
+    if (sender.isAlive()) {
+      sender.interrupt();
+      joinUntil(sender, deadline + TimeUnit.MILLISECONDS.toNanos(200));
+    }
+    detach();
+    long remainingMillis = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+    if (ownsConnection) {
+      // Closes within the timeout, forcing the socket shut when a blocked broker does not answer.
+      connection.abort((int) Math.min(Integer.MAX_VALUE, remainingMillis));
+    } else {
+      Channel ch = channel;
+      if (ch != null) {
+        Thread closer = new Thread(() -> abortQuietly(ch), "harbinger-reports-close");
+        closer.setDaemon(true);
+        closer.start();
+        joinUntil(closer, deadline);
+      }
+    }
+    lock.lock();
+    try {
+      int left = buffer.size();
+      if (left > 0) {
+        dropped.add(left);
+        buffer.clear();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void detach() {
+    connection.removeBlockedListener(blockedListener);
+    connection.removeShutdownListener(connectionShutdown);
+  }
+
+  private static void joinUntil(Thread t, long deadlineNanos) {
+    long remaining = deadlineNanos - System.nanoTime();
+    if (remaining <= 0) {
+      return;
+    }
+    try {
+      t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remaining)));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    connection.removeBlockedListener(blockedListener);
+  }
+
+  private void setBlocked(boolean value) {
+    lock.lock();
     try {
-      if (channel != null && channel.isOpen()) {
-        channel.close();
-      }
-    } catch (IOException | java.util.concurrent.TimeoutException | RuntimeException e) {
-      LOG.debug("closing the report channel failed", e);
+      blocked = value;
+      wake.signalAll();
+    } finally {
+      lock.unlock();
     }
+  }
+
+  private boolean canPublish() {
+    return !blocked && connection.isOpen();
   }
 
   private void run() {
     List<DurationReport> batch = new ArrayList<>(batchSize);
     long deadline = ticker.nanos() + flushIntervalNanos;
-    while (running) {
-      if (blocked) {
-        LockSupport.parkNanos(flushIntervalNanos);
-        if (Thread.interrupted()) {
-          break;
+    try {
+      while (true) {
+        long dropsInBatch;
+        lock.lock();
+        try {
+          if (!running) {
+            break;
+          }
+          long now = ticker.nanos();
+          if (!canPublish()) {
+            wake.awaitNanos(flushIntervalNanos);
+            continue;
+          }
+          boolean due = now - deadline >= 0;
+          if (buffer.size() < batchSize && !due) {
+            wake.awaitNanos(deadline - now);
+            continue;
+          }
+          deadline = now + flushIntervalNanos;
+          if (buffer.isEmpty() && droppedSinceLast == 0) {
+            continue;
+          }
+          take(batch);
+          dropsInBatch = droppedSinceLast;
+          droppedSinceLast = 0;
+        } finally {
+          lock.unlock();
         }
-        continue;
+        flush(batch, dropsInBatch);
       }
-      long remaining = deadline - ticker.nanos();
-      if (remaining <= 0 || batch.size() >= batchSize) {
-        flush(batch);
-        deadline = ticker.nanos() + flushIntervalNanos;
-        continue;
-      }
-      try {
-        DurationReport r = buffer.poll(remaining, TimeUnit.NANOSECONDS);
-        if (r != null) {
-          batch.add(r);
-          buffer.drainTo(batch, batchSize - batch.size());
-        }
-      } catch (InterruptedException e) {
-        break;
-      }
-    }
-    buffer.drainTo(batch);
-    while (!batch.isEmpty()) {
-      List<DurationReport> chunk = batch.subList(0, Math.min(batchSize, batch.size()));
-      List<DurationReport> copy = new ArrayList<>(chunk);
-      chunk.clear();
-      flush(copy);
+      drainOnClose(batch);
+    } catch (InterruptedException e) {
+      // close() ran out of time: what is left is dropped and counted by close().
     }
   }
 
-  private void flush(List<DurationReport> batch) {
-    long droppedBefore = droppedSinceLast.get();
-    if (batch.isEmpty() && droppedBefore == 0) {
-      return;
+  private void take(List<DurationReport> batch) {
+    for (int i = 0; i < batchSize && !buffer.isEmpty(); i++) {
+      batch.add(buffer.pollFirst());
     }
+  }
+
+  /** Sends what is left after close(), while the connection allows it. */
+  private void drainOnClose(List<DurationReport> batch) {
+    while (true) {
+      long dropsInBatch;
+      lock.lock();
+      try {
+        if ((buffer.isEmpty() && droppedSinceLast == 0) || !canPublish()) {
+          return;
+        }
+        take(batch);
+        dropsInBatch = droppedSinceLast;
+        droppedSinceLast = 0;
+      } finally {
+        lock.unlock();
+      }
+      flush(batch, dropsInBatch);
+    }
+  }
+
+  private void flush(List<DurationReport> batch, long dropsInBatch) {
     ReportBatch message =
         ReportBatch.newBuilder()
             .setReporterId(reporterId)
             .setSequence(sequence)
             .setSentAtMicros(epochMicros())
-            .setDroppedSinceLast(droppedBefore)
+            .setDroppedSinceLast(dropsInBatch)
             .addAllReports(batch)
             .build();
+    boolean confirmed = false;
     try {
-      Channel ch = channel();
-      ch.basicPublish(exchange, "", BATCH_PROPS, message.toByteArray());
+      confirmed = publishConfirmed(message);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("publishing a report batch failed; its {} reports are dropped", batch.size(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (confirmed) {
       sequence++;
-      droppedSinceLast.addAndGet(-droppedBefore);
       sent.add(batch.size());
       batches.increment();
-    } catch (IOException | RuntimeException e) {
+    } else {
       failedBatches.increment();
-      LOG.debug("publishing a report batch failed; its {} reports are dropped", batch.size(), e);
       dropped.add(batch.size());
-      droppedSinceLast.addAndGet(batch.size());
+      lock.lock();
+      try {
+        droppedSinceLast += dropsInBatch + batch.size();
+      } finally {
+        lock.unlock();
+      }
     }
     batch.clear();
   }
 
+  /** Publishes one batch and waits for its confirm; true when RabbitMQ confirmed it. */
+  private boolean publishConfirmed(ReportBatch message) throws IOException, InterruptedException {
+    Channel ch = channel();
+    Confirms c = confirms;
+    long seq = ch.getNextPublishSeqNo();
+    c.expect(seq);
+    ch.basicPublish(exchange, "", batchProps, message.toByteArray());
+    return c.await(seq, confirmTimeoutNanos);
+  }
+
   private Channel channel() throws IOException {
-    if (!channel.isOpen() && !(channel instanceof com.rabbitmq.client.Recoverable)) {
-      channel = connection.createChannel();
+    Channel ch = channel;
+    if (ch != null && ch.isOpen()) {
+      return ch;
     }
-    return channel;
+    if (ch != null) {
+      // Unregisters a recovering channel that a channel error closed, so that it is not reopened.
+      abortQuietly(ch);
+      channel = null;
+    }
+    Channel fresh = declareExchange(connection.createChannel());
+    try {
+      Confirms c = new Confirms();
+      fresh.addConfirmListener(c);
+      fresh.addShutdownListener(c);
+      fresh.confirmSelect();
+      channelsOpened.increment();
+      channel = fresh;
+      confirms = c;
+      return fresh;
+    } catch (IOException | RuntimeException e) {
+      abortQuietly(fresh);
+      throw e;
+    }
+  }
+
+  /**
+   * Makes sure the exchange exists: passively first, which needs no permission, so that a reporter
+   * needs only write on the exchange; actively (configure permission) only when it is missing.
+   * Returns the channel to use, a new one when the passive check closed the first.
+   */
+  private Channel declareExchange(Channel ch) throws IOException {
+    if (ch == null) {
+      throw new IOException("no channel available on the report connection");
+    }
+    try {
+      ch.exchangeDeclarePassive(exchange);
+      return ch;
+    } catch (IOException e) {
+      abortQuietly(ch);
+    }
+    Channel fresh = connection.createChannel();
+    if (fresh == null) {
+      throw new IOException("no channel available on the report connection");
+    }
+    try {
+      fresh.exchangeDeclare(exchange, BuiltinExchangeType.FANOUT, true);
+      return fresh;
+    } catch (IOException | RuntimeException e) {
+      abortQuietly(fresh);
+      throw e;
+    }
+  }
+
+  private void checkIdentity() throws IOException {
+    ReportBatch empty =
+        ReportBatch.newBuilder()
+            .setReporterId(reporterId)
+            .setSequence(sequence)
+            .setSentAtMicros(epochMicros())
+            .build();
+    try {
+      if (publishConfirmed(empty)) {
+        sequence++;
+        return;
+      }
+    } catch (IOException | RuntimeException e) {
+      if (identityRefused) {
+        throw new IOException(identityProblem(), e);
+      }
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while checking the report connection", e);
+    }
+    if (identityRefused) {
+      throw new IOException(identityProblem());
+    }
+    // No confirm in time (for example during a resource alarm): the identity is checked again at
+    // every batch, and a refusal is logged then.
+  }
+
+  private String identityProblem() {
+    return "RabbitMQ refused report batches with user-id '"
+        + userId
+        + "' (406 PRECONDITION_FAILED): user-id must be the user the report connection"
+        + " authenticated as. Set ReportPublisher.builder(...).userId(...) to that user (under"
+        + " x509/EXTERNAL or OAuth 2 it is not ConnectionFactory.getUsername())";
+  }
+
+  private void noteChannelClosed(ShutdownSignalException cause) {
+    if (cause != null
+        && !cause.isInitiatedByApplication()
+        && String.valueOf(cause.getMessage()).contains("user_id property set to")) {
+      if (!identityRefused) {
+        identityRefused = true;
+        LOG.error("{}", identityProblem());
+      }
+    }
+  }
+
+  private static void abortQuietly(Channel ch) {
+    try {
+      ch.abort();
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("aborting the report channel failed", e);
+    }
   }
 
   private long epochMicros() {
-    java.time.Instant now = clock.instant();
+    Instant now = clock.instant();
     return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+  }
+
+  /**
+   * The outcome of the batch awaiting its confirm on one channel: one batch is outstanding at a
+   * time, so one sequence number is tracked.
+   */
+  private final class Confirms implements ConfirmListener, ShutdownListener {
+    private static final int PENDING = 0;
+    private static final int ACKED = 1;
+    private static final int REFUSED = 2;
+
+    private long awaited = -1;
+    private int state;
+
+    synchronized void expect(long seq) {
+      awaited = seq;
+      state = PENDING;
+    }
+
+    synchronized boolean await(long seq, long timeoutNanos) throws InterruptedException {
+      long deadline = System.nanoTime() + timeoutNanos;
+      while (awaited == seq && state == PENDING) {
+        long remaining = deadline - System.nanoTime();
+        if (remaining <= 0) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(this, remaining);
+      }
+      return awaited == seq && state == ACKED;
+    }
+
+    private synchronized void settle(long tag, boolean multiple, int outcome) {
+      if (state == PENDING && (tag == awaited || (multiple && tag >= awaited))) {
+        state = outcome;
+        notifyAll();
+      }
+    }
+
+    @Override
+    public void handleAck(long deliveryTag, boolean multiple) {
+      settle(deliveryTag, multiple, ACKED);
+    }
+
+    @Override
+    public void handleNack(long deliveryTag, boolean multiple) {
+      settle(deliveryTag, multiple, REFUSED);
+    }
+
+    @Override
+    public void shutdownCompleted(ShutdownSignalException cause) {
+      noteChannelClosed(cause);
+      synchronized (this) {
+        if (state == PENDING) {
+          state = REFUSED;
+          notifyAll();
+        }
+      }
+    }
   }
 
   /** Configures a {@link ReportPublisher}; not thread-safe. */
   public static final class Builder {
+    private final ConnectionFactory factory;
     private final Connection connection;
     private String exchange = HarbingerHeaders.REPORTS_EXCHANGE;
     private int batchSize = DEFAULT_BATCH_SIZE;
     private Duration flushInterval = DEFAULT_FLUSH_INTERVAL;
+    private Duration confirmTimeout = DEFAULT_CONFIRM_TIMEOUT;
+    private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
     private int capacity = DEFAULT_CAPACITY;
     private String reporterId;
+    private String userId;
     private Clock clock = Clock.systemUTC();
     private Ticker ticker = Ticker.SYSTEM;
 
-    private Builder(Connection connection) {
-      this.connection = Objects.requireNonNull(connection, "connection");
-      String name = connection.getClientProvidedName();
+    private Builder(ConnectionFactory factory, Connection connection) {
+      this.factory = factory;
+      this.connection = connection;
+      String name = connection == null ? null : connection.getClientProvidedName();
       reporterId = ProcessHandle.current().pid() + (name == null ? "" : "/" + name);
+      userId = factory == null ? null : factory.getUsername();
     }
 
     /**
@@ -325,10 +738,30 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
      * @return this builder
      */
     public Builder flushInterval(Duration value) {
-      if (value == null || value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException("flushInterval must be positive: " + value);
-      }
-      flushInterval = value;
+      flushInterval = positive("flushInterval", value);
+      return this;
+    }
+
+    /**
+     * Sets the longest wait for a batch's publisher confirm, after which the batch counts as
+     * failed.
+     *
+     * @param value positive
+     * @return this builder
+     */
+    public Builder confirmTimeout(Duration value) {
+      confirmTimeout = positive("confirmTimeout", value);
+      return this;
+    }
+
+    /**
+     * Sets the longest time {@link ReportPublisher#close()} takes.
+     *
+     * @param value positive
+     * @return this builder
+     */
+    public Builder closeTimeout(Duration value) {
+      closeTimeout = positive("closeTimeout", value);
       return this;
     }
 
@@ -347,13 +780,28 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     }
 
     /**
-     * Sets the reporter id carried by every batch.
+     * Sets the reporter id carried by every batch, for diagnostics (it is not an identity).
      *
      * @param value non-null
      * @return this builder
      */
     public Builder reporterId(String value) {
       reporterId = Objects.requireNonNull(value, "reporterId");
+      return this;
+    }
+
+    /**
+     * Sets the reporter identity, the {@code user-id} of every batch: the user the report
+     * connection authenticates as; the factory's user name by default.
+     *
+     * @param value a non-empty user name
+     * @return this builder
+     */
+    public Builder userId(String value) {
+      if (value == null || value.isEmpty()) {
+        throw new IllegalArgumentException("userId must be a non-empty user name: " + value);
+      }
+      userId = value;
       return this;
     }
 
@@ -380,13 +828,41 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     }
 
     /**
-     * Opens the report channel, declares the exchange and starts the sender thread.
+     * Opens the report connection (unless the builder was given one), the channel, declares the
+     * exchange, checks the reporter identity with one empty confirmed batch, and starts the sender
+     * thread.
      *
      * @return the running publisher
-     * @throws IOException if the channel or the exchange cannot be opened
+     * @throws IOException if the connection, the channel or the exchange cannot be opened, or
+     *     RabbitMQ refuses the reporter identity (the message says what to set)
+     * @throws TimeoutException if RabbitMQ does not answer in time
+     * @throws IllegalStateException if the builder was given a connection but no {@link #userId}
      */
-    public ReportPublisher start() throws IOException {
-      return new ReportPublisher(this);
+    public ReportPublisher start() throws IOException, TimeoutException {
+      if (userId == null || userId.isEmpty()) {
+        throw new IllegalStateException(
+            "userId must be set: a Connection does not say which user it authenticated as;"
+                + " use ReportPublisher.builder(connectionFactory), or .userId(user)");
+      }
+      if (connection != null) {
+        return new ReportPublisher(this, connection, false);
+      }
+      ConnectionFactory own = factory.clone();
+      own.setAutomaticRecoveryEnabled(true);
+      Connection c = own.newConnection("harbinger-reports " + reporterId);
+      try {
+        return new ReportPublisher(this, c, true);
+      } catch (IOException | RuntimeException e) {
+        c.abort(1_000);
+        throw e;
+      }
+    }
+
+    private static Duration positive(String name, Duration value) {
+      if (value == null || value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + value);
+      }
+      return value;
     }
   }
 }

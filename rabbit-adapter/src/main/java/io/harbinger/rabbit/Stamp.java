@@ -26,6 +26,7 @@ public final class Stamp {
   private final Integer level;
   private final Integer priority;
   private final String userId;
+  private final String appId;
   private final Long publishedAtMicros;
   private final String mode;
 
@@ -40,7 +41,14 @@ public final class Stamp {
    * @param mode {@code predictive}, {@code shadow} or {@code off}
    */
   public Stamp(int level, Integer priority, String userId, long publishedAtMicros, String mode) {
-    this(null, level, priority, userId, Long.valueOf(publishedAtMicros), mode);
+    this(
+        null,
+        level,
+        priority,
+        Objects.requireNonNull(userId, "userId"),
+        null,
+        Long.valueOf(publishedAtMicros),
+        mode);
   }
 
   /** Creates a stamp from a {@link MessageStamper}'s values; the context is unused. */
@@ -49,6 +57,7 @@ public final class Stamp {
       int level,
       Integer priority,
       String userId,
+      String appId,
       Long publishedAtMicros,
       String mode) {
     if (level < 0 || level >= PredictorConfig.MAX_LEVELS) {
@@ -57,7 +66,8 @@ public final class Stamp {
     }
     this.level = level;
     this.priority = priority;
-    this.userId = Objects.requireNonNull(userId, "userId");
+    this.userId = userId;
+    this.appId = appId;
     this.publishedAtMicros = Objects.requireNonNull(publishedAtMicros, "publishedAtMicros");
     this.mode = Objects.requireNonNull(mode, "mode");
   }
@@ -82,12 +92,23 @@ public final class Stamp {
   }
 
   /**
-   * Returns the {@code user-id} to publish with: always the connection's user.
+   * Returns the {@code user-id} to publish with: the connection's user, or with {@link
+   * ProducerProperty#APP_ID} the caller's own.
    *
-   * @return the user
+   * @return the user, or null for none
    */
   public String userId() {
     return userId;
+  }
+
+  /**
+   * Returns the {@code app-id} to publish with: null (keep the caller's), or with {@link
+   * ProducerProperty#APP_ID} the producer identity.
+   *
+   * @return the producer identity, or null
+   */
+  public String appId() {
+    return appId;
   }
 
   /**

@@ -54,7 +54,8 @@ class DeliveryTimerTest {
 
   @Test
   void autoAck_listenerReturns_oneAckReportWithItsDuration() {
-    DeliveryTimer.TimedDelivery d = timer.begin(1, false, "shop", headers("mail"), 3, true);
+    DeliveryTimer.TimedDelivery d =
+        timer.begin(1, false, "shop", null, null, headers("mail"), new byte[3], true);
     nanos.addAndGet(5_000_000);
     timer.handlerDone(d, true);
 
@@ -69,7 +70,8 @@ class DeliveryTimerTest {
 
   @Test
   void autoAck_listenerThrows_nackTeachesNoDuration() {
-    DeliveryTimer.TimedDelivery d = timer.begin(1, false, "shop", headers("mail"), 3, true);
+    DeliveryTimer.TimedDelivery d =
+        timer.begin(1, false, "shop", null, null, headers("mail"), new byte[3], true);
     timer.handlerDone(d, false);
 
     assertThat(reports)
@@ -79,7 +81,8 @@ class DeliveryTimerTest {
 
   @Test
   void manual_listenerAcksOnTheRecordingChannel_reportFollowsTheAck() throws Exception {
-    DeliveryTimer.TimedDelivery d = timer.begin(7, false, "shop", headers("mail"), 3, false);
+    DeliveryTimer.TimedDelivery d =
+        timer.begin(7, false, "shop", null, null, headers("mail"), new byte[3], false);
     Channel recording = timer.recordingSettlements(channel);
     nanos.addAndGet(2_000_000);
     timer.handlerDone(d, true);
@@ -103,7 +106,8 @@ class DeliveryTimerTest {
   @Test
   void manual_multipleAck_settlesEveryDeliveryUpToTheTag() throws Exception {
     for (long tag = 1; tag <= 3; tag++) {
-      timer.handlerDone(timer.begin(tag, false, "shop", headers("mail"), 0, false), true);
+      timer.handlerDone(
+          timer.begin(tag, false, "shop", null, null, headers("mail"), new byte[0], false), true);
     }
     timer.recordingSettlements(channel).basicAck(2, true);
 
@@ -114,17 +118,18 @@ class DeliveryTimerTest {
   @Test
   void redelivery_notRequeuedHere_isCensoredOnce_requeuedHere_isNot() {
     Map<String, Object> lost = headers("mail");
-    timer.handlerDone(timer.begin(1, true, "shop", lost, 0, true), true);
+    timer.handlerDone(timer.begin(1, true, "shop", null, null, lost, new byte[0], true), true);
     assertThat(reports)
         .extracting(DurationReport::getOutcome)
         .containsExactly(Outcome.OUTCOME_CENSORED, Outcome.OUTCOME_ACK);
 
     reports.clear();
     Map<String, Object> requeued = headers("mail");
-    DeliveryTimer.TimedDelivery first = timer.begin(2, false, "shop", requeued, 0, false);
+    DeliveryTimer.TimedDelivery first =
+        timer.begin(2, false, "shop", null, null, requeued, new byte[0], false);
     timer.handlerDone(first, false);
     timer.nacked(2, false, true);
-    timer.handlerDone(timer.begin(3, true, "shop", requeued, 0, true), true);
+    timer.handlerDone(timer.begin(3, true, "shop", null, null, requeued, new byte[0], true), true);
     assertThat(reports)
         .extracting(DurationReport::getOutcome)
         .containsExactly(Outcome.OUTCOME_NACK, Outcome.OUTCOME_ACK);
@@ -132,7 +137,7 @@ class DeliveryTimerTest {
 
   @Test
   void forgetUnsettled_dropsStaleTags_andALaterAckIsCountedUnmatched() {
-    timer.begin(1, false, "shop", headers("mail"), 0, false);
+    timer.begin(1, false, "shop", null, null, headers("mail"), new byte[0], false);
     timer.forgetUnsettled();
     timer.acked(1, false);
 
@@ -145,7 +150,8 @@ class DeliveryTimerTest {
   @Test
   void report_isWhatAWrappedConsumerSends() throws Exception {
     Map<String, Object> h = headers("mail");
-    DeliveryTimer.TimedDelivery d = timer.begin(4, false, "shop", h, 9, false);
+    DeliveryTimer.TimedDelivery d =
+        timer.begin(4, false, "shop", null, null, h, new byte[9], false);
     nanos.addAndGet(1_000_000);
     timer.handlerDone(d, true);
     timer.rejected(4, false);

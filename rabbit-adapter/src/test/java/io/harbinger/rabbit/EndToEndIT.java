@@ -74,11 +74,11 @@ class EndToEndIT {
             .keyDecay(0.8)
             .build();
     router =
-        EmbeddedRouter.start(
-            producerConnection,
-            new HistogramPredictor(config, Ticker.SYSTEM, Mode.PREDICTIVE),
-            exchange);
-    reports = ReportPublisher.builder(consumerConnection).exchange(exchange).start();
+        EmbeddedRouter.builder(
+                factory, new HistogramPredictor(config, Ticker.SYSTEM, Mode.PREDICTIVE))
+            .exchange(exchange)
+            .start();
+    reports = ReportPublisher.builder(factory).exchange(exchange).start();
     closeables.add(reports);
     closeables.add(router);
   }

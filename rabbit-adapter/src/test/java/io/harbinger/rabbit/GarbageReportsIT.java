@@ -3,6 +3,7 @@ package io.harbinger.rabbit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -29,7 +30,7 @@ class GarbageReportsIT {
     EmbeddedRouter router = null;
     try {
       HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
-      router = EmbeddedRouter.start(connection, predictor, exchange);
+      router = EmbeddedRouter.builder(factory, predictor).exchange(exchange).start();
       DurationReport.Builder valid =
           DurationReport.newBuilder()
               .setProducer("shop")
@@ -44,11 +45,14 @@ class GarbageReportsIT {
               .addReports(valid.clone().setProducer("p".repeat(10_000)))
               .addReports(valid.clone().setOutcome(Outcome.OUTCOME_UNSPECIFIED))
               .build();
+      // Published as the router's own user, a trusted reporter: the garbage is judged as garbage.
+      AMQP.BasicProperties asReporter =
+          new AMQP.BasicProperties.Builder().userId(factory.getUsername()).build();
       try (Channel ch = connection.createChannel()) {
-        ch.basicPublish(exchange, "", null, new byte[] {(byte) 0xFF, 0x00, 0x13, 0x37});
-        ch.basicPublish(exchange, "", null, "{\"json\": true}".getBytes());
-        ch.basicPublish(exchange, "", null, new byte[ReportIngestor.MAX_BATCH_BYTES + 10]);
-        ch.basicPublish(exchange, "", null, mixed.toByteArray());
+        ch.basicPublish(exchange, "", asReporter, new byte[] {(byte) 0xFF, 0x00, 0x13, 0x37});
+        ch.basicPublish(exchange, "", asReporter, "{\"json\": true}".getBytes());
+        ch.basicPublish(exchange, "", asReporter, new byte[ReportIngestor.MAX_BATCH_BYTES + 10]);
+        ch.basicPublish(exchange, "", asReporter, mixed.toByteArray());
       }
       EmbeddedRouter r = router;
 

@@ -60,7 +60,7 @@ class RecoveryIT {
       }
 
       publisher =
-          ReportPublisher.builder(consumerConnection)
+          ReportPublisher.builder(factory)
               .exchange(exchange)
               .flushInterval(Duration.ofMillis(50))
               .start();

@@ -110,4 +110,95 @@ class ReportIngestorTest {
     assertThat(ingestor.stats().rejectedOutcomes()).isEqualTo(2);
     assertThat(predictor.stats().accepted()).isZero();
   }
+
+  // Reporters.
+
+  private static byte[] batchOf(DurationReport.Builder... reports) {
+    ReportBatch.Builder b = ReportBatch.newBuilder();
+    for (DurationReport.Builder r : reports) {
+      b.addReports(r);
+    }
+    return b.build().toByteArray();
+  }
+
+  private ReportIngestor judging(String reporters, int maxKeysPerReporter) {
+    return ReportIngestor.builder(predictor)
+        .reporters(TrustedReporters.parse(reporters))
+        .maxKeysPerReporter(maxKeysPerReporter)
+        .reporterKeyIdle(java.time.Duration.ofSeconds(60))
+        .ticker(nanos::get)
+        .build();
+  }
+
+  @Test
+  void ingest_fromAnUntrustedReporterOrWithoutUserId_isCountedAndIgnoredWhole() {
+    ReportIngestor judge = judging("worker", 100);
+
+    assertThat(judge.ingest("bob", batchOf(ack("alice", "send_email", 30_000_000_000L)))).isFalse();
+    assertThat(judge.ingest(null, batchOf(ack("alice", "send_email", 30_000_000_000L)))).isFalse();
+    assertThat(judge.ingest("worker", batchOf(ack("alice", "send_email", 1_400_000)))).isTrue();
+
+    assertThat(judge.stats().untrustedBatches()).isEqualTo(2);
+    assertThat(judge.stats().learned()).isEqualTo(1);
+    assertThat(observations(predictor, Keys.of("alice", "send_email"))).isEqualTo(1);
+  }
+
+  @Test
+  void ingest_reportAboutAProducerTheReporterMayNotReportFor_isCountedAsForged() {
+    ReportIngestor judge = judging("billing-worker=billing|shop", 100);
+
+    judge.ingest(
+        "billing-worker",
+        batchOf(ack("billing", "invoice", 1_000), ack("alice", "send_email", 1_000)));
+
+    assertThat(judge.stats().forgedReports()).isEqualTo(1);
+    assertThat(judge.stats().learned()).isEqualTo(1);
+  }
+
+  @Test
+  void ingest_floodOfNewKeysFromOneReporter_doesNotLockOutAnotherReportersKeys() {
+    HistogramPredictor small =
+        new HistogramPredictor(
+            PredictorConfig.builder().maxKeys(64).shards(1).build(), nanos::get, Mode.PREDICTIVE);
+    ReportIngestor judge =
+        ReportIngestor.builder(small)
+            .reporters(TrustedReporters.of("flooder", "alice"))
+            .maxKeysPerReporter(32)
+            .ticker(nanos::get)
+            .build();
+    for (int i = 0; i < 1_000; i++) {
+      judge.ingest("flooder", batchOf(ack("flooder", "forged-" + i, 1_000)));
+    }
+
+    judge.ingest("alice", batchOf(ack("alice", "send_email", 1_000)));
+
+    assertThat(small.keyStats(Keys.of("alice", "send_email"))).isPresent();
+    assertThat(small.stats().keys()).isEqualTo(33);
+    assertThat(judge.stats().reporterKeyLimit()).isEqualTo(1_000 - 32);
+  }
+
+  @Test
+  void ingest_reporterKeySlot_isFreedAfterItsKeyWentQuiet() {
+    ReportIngestor judge = judging("worker", 1);
+    judge.ingest("worker", batchOf(ack("shop", "a", 1_000)));
+    judge.ingest("worker", batchOf(ack("shop", "b", 1_000)));
+    assertThat(judge.stats().reporterKeyLimit()).isEqualTo(1);
+
+    nanos.addAndGet(java.time.Duration.ofSeconds(61).toNanos());
+    judge.ingest("worker", batchOf(ack("shop", "b", 1_000)));
+
+    assertThat(observations(predictor, Keys.of("shop", "b"))).isEqualTo(1);
+  }
+
+  @Test
+  void ingest_absurdDroppedCounts_areRefused_andTheSumSaturates() {
+    ingestor.ingest(ReportBatch.newBuilder().setDroppedSinceLast(Long.MAX_VALUE).build());
+    ingestor.ingest(ReportBatch.newBuilder().setDroppedSinceLast(-1).build()); // 2^64 - 1
+    ingestor.ingest(
+        ReportBatch.newBuilder().setDroppedSinceLast(ReportIngestor.MAX_DECLARED_DROPS).build());
+    ingestor.ingest(ReportBatch.newBuilder().setDroppedSinceLast(7).build());
+
+    assertThat(ingestor.stats().rejectedDropCounts()).isEqualTo(2);
+    assertThat(ingestor.stats().reporterDrops()).isEqualTo(ReportIngestor.MAX_DECLARED_DROPS + 7);
+  }
 }

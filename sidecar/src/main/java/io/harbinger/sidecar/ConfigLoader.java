@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.rabbit.TrustedReporters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -40,6 +41,10 @@ import java.util.regex.Pattern;
 public final class ConfigLoader {
 
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+  /** The largest {@code rabbitmq.max-inbound-message-bytes}: RabbitMQ's own ceiling, 512 MiB. */
+  static final int MAX_INBOUND_MESSAGE_BYTES = 512 << 20;
+
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   private final Map<String, String> environment;
@@ -190,9 +195,18 @@ public final class ConfigLoader {
     String username = r.text("rabbitmq.username");
     String exchange = r.text("rabbitmq.reports-exchange");
     Integer prefetch = r.integer("rabbitmq.prefetch", 1, 65_535);
+    Integer maxInbound =
+        r.integer("rabbitmq.max-inbound-message-bytes", 1 << 20, MAX_INBOUND_MESSAGE_BYTES);
     Duration startupRetry = r.duration("rabbitmq.startup-retry", Duration.ZERO);
+    TrustedReporters reporters = trustedReporters(r, username);
+    Integer maxKeysPerReporter = r.integer("reports.max-keys-per-reporter", 1, Integer.MAX_VALUE);
+    Integer queueMaxLength = r.integer("reports.queue-max-length", 1, Integer.MAX_VALUE);
+    Duration queueExpiry = r.duration("reports.queue-expiry", Duration.ofMinutes(1));
+    if (queueExpiry != null && queueExpiry.toMillis() > Integer.MAX_VALUE) {
+      r.problem("reports.queue-expiry must be at most 596h (2^31 - 1 ms): " + queueExpiry);
+    }
+    String grpcBind = r.address("grpc.bind-address");
     Integer grpcPort = r.integer("grpc.port", 0, 65_535);
-    Optional<String> grpcBind = r.address("grpc.bind-address");
     Optional<Path> cert = r.path("grpc.tls-cert-chain", true);
     Optional<Path> key = r.path("grpc.tls-private-key", true);
     Optional<SidecarConfig.Tls> tls = Optional.empty();
@@ -203,8 +217,20 @@ public final class ConfigLoader {
     }
     Optional<Path> tokenFile = r.path("grpc.token-file", true);
     tokenFile.filter(Files::isReadable).ifPresent(f -> readFirstLine(f, "grpc.token-file", r));
+    Boolean allowRemote = r.bool("grpc.allow-unauthenticated-remote");
+    if (grpcBind != null
+        && !isLoopback(grpcBind)
+        && tokenFile.isEmpty()
+        && Boolean.FALSE.equals(allowRemote)) {
+      r.problem(
+          "grpc.bind-address "
+              + grpcBind
+              + " is not a loopback address and grpc.token-file is empty: anyone who reaches the"
+              + " port could switch the mode (SetMode) and write snapshots; set grpc.token-file,"
+              + " or set grpc.allow-unauthenticated-remote: true to accept that");
+    }
+    String metricsBind = r.address("metrics.bind-address");
     Integer metricsPort = r.integer("metrics.port", -1, 65_535);
-    Optional<String> metricsBind = r.address("metrics.bind-address");
     Mode mode = r.mode("mode");
     String header = r.text("keys.job-type-header");
     if (header != null && (header.isEmpty() || header.startsWith("__"))) {
@@ -215,25 +241,56 @@ public final class ConfigLoader {
     Duration snapshotInterval = r.duration("snapshot.interval", Duration.ofSeconds(1));
     Duration publish = r.duration("routes.publish-interval", Duration.ofMillis(1));
     Duration sweep = r.duration("routes.sweep-interval", Duration.ofMillis(100));
+    Duration heartbeat = r.duration("routes.heartbeat-interval", Duration.ofMillis(100));
     if (!problems(r).isEmpty()) {
       return null;
     }
     return new SidecarConfig(
         replicaId,
-        new SidecarConfig.Rabbit(uri, username, password, exchange, prefetch, startupRetry),
-        grpcPort,
+        new SidecarConfig.Rabbit(
+            uri, username, password, exchange, prefetch, maxInbound, startupRetry),
+        new SidecarConfig.Reports(reporters, maxKeysPerReporter, queueMaxLength, queueExpiry),
         grpcBind,
+        grpcPort,
         tls,
         tokenFile,
-        metricsPort,
+        allowRemote,
         metricsBind,
+        metricsPort,
         mode,
         header,
         predictor,
         snapshot,
         snapshotInterval,
         publish,
-        sweep);
+        sweep,
+        heartbeat);
+  }
+
+  /** The reporters to trust: the setting, or the sidecar's own user when it is empty. */
+  private static TrustedReporters trustedReporters(Reader r, String username) {
+    String raw = r.text("reports.trusted-reporters");
+    if (raw == null) {
+      return null;
+    }
+    try {
+      if (raw.isBlank()) {
+        return username == null ? null : TrustedReporters.of(username);
+      }
+      return TrustedReporters.parse(raw);
+    } catch (IllegalArgumentException e) {
+      r.problem("reports.trusted-reporters: " + e.getMessage());
+      return null;
+    }
+  }
+
+  /** Whether an address (literal or name) is a loopback address. */
+  static boolean isLoopback(String address) {
+    try {
+      return InetAddress.getByName(address).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 
   private static List<String> problems(Reader r) {
@@ -308,10 +365,6 @@ public final class ConfigLoader {
         "predictor.max-keys",
         () -> r.integer("predictor.max-keys", 16, Integer.MAX_VALUE),
         b::maxKeys);
-    r.with(
-        "predictor.demote-untrusted",
-        () -> r.bool("predictor.demote-untrusted"),
-        b::demoteUntrusted);
     r.with("keys.size-bins", () -> r.bool("keys.size-bins"), b::sizeBins);
     try {
       return b.build();
@@ -423,14 +476,22 @@ public final class ConfigLoader {
         problems.add(path + " must be a duration such as 100ms, 60s, 10m or 1h: " + raw);
         return null;
       }
-      long amount = Long.parseLong(m.group(1));
-      Duration d =
-          switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(amount);
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            default -> Duration.ofHours(amount);
-          };
+      Duration d;
+      try {
+        long amount = Long.parseLong(m.group(1));
+        d =
+            switch (m.group(2)) {
+              case "ms" -> Duration.ofMillis(amount);
+              case "s" -> Duration.ofSeconds(amount);
+              case "m" -> Duration.ofMinutes(amount);
+              default -> Duration.ofHours(amount);
+            };
+        // Every duration is used in nanoseconds somewhere: it must fit in a long of them.
+        d.toNanos();
+      } catch (NumberFormatException | ArithmeticException e) {
+        problems.add(path + " is too long (at most 292 years, 2562047h): " + raw);
+        return null;
+      }
       if (d.compareTo(min) < 0 && !d.isZero()) {
         problems.add(path + " must be at least " + min.toMillis() + "ms: " + raw);
         return null;
@@ -440,6 +501,29 @@ public final class ConfigLoader {
         return null;
       }
       return d;
+    }
+
+    String address(String path) {
+      String raw = text(path);
+      if (raw == null) {
+        return null;
+      }
+      String a = raw.strip();
+      if (a.isEmpty() || !a.matches("[A-Za-z0-9.:%_-]+")) {
+        problems.add(path + " must be an IP address or host name, such as 127.0.0.1: " + raw);
+        return null;
+      }
+      try {
+        InetAddress.getByName(a);
+      } catch (UnknownHostException e) {
+        problems.add(
+            path
+                + " must be an IP address or a name of this host, and "
+                + raw
+                + " resolves to none");
+        return null;
+      }
+      return a;
     }
 
     Mode mode(String path) {
@@ -453,23 +537,6 @@ public final class ConfigLoader {
         problems.add(path + " must be off, shadow or predictive: " + raw);
         return null;
       }
-    }
-
-    /** An address to listen on: empty for every interface, else an IP address or a local name. */
-    Optional<String> address(String path) {
-      String raw = text(path);
-      if (raw == null || raw.isBlank()) {
-        return Optional.empty();
-      }
-      String a = raw.strip();
-      try {
-        InetAddress.getByName(a);
-      } catch (UnknownHostException e) {
-        problems.add(
-            path + " must be an IP address such as 127.0.0.1, a name of this host, or empty: " + a);
-        return Optional.empty();
-      }
-      return Optional.of(a);
     }
 
     Optional<Path> path(String path, boolean mustExist) {

@@ -73,10 +73,13 @@ public final class IngestionBenchmark {
         new ConfigLoader(Map.of("HARBINGER_RABBITMQ_PASSWORD", factory.getPassword()), p)
             .load(Optional.empty());
 
+    // Published as the sidecar's own user, the reporter it trusts by default.
+    AMQP.BasicProperties asReporter =
+        new AMQP.BasicProperties.Builder().userId(factory.getUsername()).build();
     try (Connection connection = factory.newConnection("harbinger-bench");
         Channel channel = connection.createChannel()) {
       channel.exchangeDeclare(exchange, "fanout", true);
-      channel.queueDeclare(config.reportQueue(), true, false, false, null);
+      channel.queueDeclare(config.reportQueue(), true, false, false, config.reportQueueArguments());
       channel.queueBind(config.reportQueue(), exchange, "");
       SplittableRandom random = new SplittableRandom(7);
       for (int b = 0; b < batches; b++) {
@@ -86,7 +89,7 @@ public final class IngestionBenchmark {
           batch.addReports(
               report("job" + key, (long) (1e6 * (1 + key) * (0.9 + 0.2 * random.nextDouble()))));
         }
-        channel.basicPublish(exchange, "", new AMQP.BasicProperties(), batch.build().toByteArray());
+        channel.basicPublish(exchange, "", asReporter, batch.build().toByteArray());
       }
       long expected = 256L * batches;
       String name = InProcessServerBuilder.generateName();
@@ -113,6 +116,8 @@ public final class IngestionBenchmark {
 
   private static void propagation(Sidecar sidecar, String name, Channel channel, String exchange)
       throws Exception {
+    AMQP.BasicProperties asReporter =
+        new AMQP.BasicProperties.Builder().userId(sidecar.config().rabbit().username()).build();
     ManagedChannel grpc = InProcessChannelBuilder.forName(name).build();
     Map<String, Long> seen = new ConcurrentHashMap<>();
     SidecarGrpc.newStub(grpc)
@@ -148,7 +153,7 @@ public final class IngestionBenchmark {
       }
       String key = Keys.of("bench", job);
       long sent = System.nanoTime();
-      channel.basicPublish(exchange, "", new AMQP.BasicProperties(), batch.build().toByteArray());
+      channel.basicPublish(exchange, "", asReporter, batch.build().toByteArray());
       while (!seen.containsKey(key)) {
         if (System.nanoTime() - sent > 10e9) {
           throw new IllegalStateException("route change never arrived for " + key);

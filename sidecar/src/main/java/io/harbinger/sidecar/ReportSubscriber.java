@@ -6,6 +6,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.ShutdownSignalException;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.DurationReport;
@@ -17,8 +18,11 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
@@ -31,35 +35,61 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The queue {@code harbinger.reports.<replica-id>} is durable and bound to the fanout exchange,
  * so each replica sees every report and reports published while the sidecar restarts wait for it.
- * Deliveries are acknowledged after they are ingested (garbage included: it is counted and dropped,
- * never redelivered forever). The first connection is retried while RabbitMQ is not yet reachable
- * ({@link StartupRetry}, {@code rabbitmq.startup-retry}); after it, amqp-client's automatic
- * recovery redeclares the queue, binding and consumer after a network failure.
+ * It is declared with a length limit ({@code reports.queue-max-length} batches, the oldest dropped
+ * first) and an expiry ({@code reports.queue-expiry} without a consumer, after which RabbitMQ
+ * deletes it), so the queue of a retired replica neither grows without bound nor stays forever. A
+ * queue that already exists with other arguments is used as it is, with a WARN naming the fix.
+ *
+ * <p>Deliveries are acknowledged after they are ingested (garbage included: it is counted and
+ * dropped, never redelivered forever). The connection accepts message bodies up to {@code
+ * rabbitmq.max-inbound-message-bytes}, so that an oversized message on the reports exchange is
+ * delivered, counted and acknowledged instead of closing the connection (amqp-client closes the
+ * connection on a body over its limit, and the unacknowledged message would come back at every
+ * reconnection). Only batches whose {@code user-id} is a trusted reporter are learned ({@link
+ * ReportIngestor}). The first connection is retried while RabbitMQ is not yet reachable ({@link
+ * StartupRetry}, {@code rabbitmq.startup-retry}); after it, the connection uses amqp-client's
+ * automatic recovery, which redeclares the queue, binding and consumer after a network failure; a
+ * consumer that RabbitMQ cancels (its queue deleted) is set up again after a second.
  *
  * <p>Assumptions and guarantees: one consumer thread delivers reports in order; {@link #close()}
- * waits for the delivery in progress.
+ * waits for the delivery in progress. {@link #problem()} may be called from any thread.
  */
 final class ReportSubscriber implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReportSubscriber.class);
 
+  /** How far in the future a report's publish time may be and still count for the lag. */
+  static final long MAX_FUTURE_MICROS = 60_000_000L;
+
   private final ReportIngestor ingestor;
   private final Clock clock;
   private final AtomicLong newestPublishedMicros = new AtomicLong();
+  private final AtomicLong futurePublishTimes = new AtomicLong();
   private final AtomicLong deliveries = new AtomicLong();
+  private final AtomicLong resubscriptions = new AtomicLong();
   private final ExecutorService consumerThread;
+  private final ScheduledExecutorService resubscriber;
+  private volatile boolean consumerUp;
+  private volatile boolean started;
+  private volatile boolean closed;
+  private volatile String consumerProblem = "not started";
+  private final SidecarConfig config;
   private Connection connection;
   private Channel channel;
 
-  ReportSubscriber(Predictor predictor, RouteTable routes, Clock clock) {
+  ReportSubscriber(Predictor predictor, RouteTable routes, Clock clock, SidecarConfig config) {
     this.clock = clock;
+    this.config = config;
     this.ingestor =
-        new ReportIngestor(
-            predictor,
-            (key, report) -> {
-              routes.touched(key);
-              notePublished(report);
-            });
+        ReportIngestor.builder(predictor)
+            .reporters(config.trustedReporters())
+            .maxKeysPerReporter(config.maxKeysPerReporter())
+            .listener(
+                (key, report) -> {
+                  routes.touched(key);
+                  notePublished(report);
+                })
+            .build();
     this.consumerThread =
         Executors.newSingleThreadExecutor(
             r -> {
@@ -67,17 +97,29 @@ final class ReportSubscriber implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
+    this.resubscriber =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "harbinger-report-resubscribe");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   private void notePublished(DurationReport report) {
     long published = report.getPublishedAtMicros();
-    if (published > 0) {
-      newestPublishedMicros.accumulateAndGet(published, Math::max);
+    if (published <= 0) {
+      return;
     }
+    if (published > clock.millis() * 1000 + MAX_FUTURE_MICROS) {
+      futurePublishTimes.incrementAndGet();
+      return;
+    }
+    newestPublishedMicros.accumulateAndGet(published, Math::max);
   }
 
   /** Connects, declares the exchange and this replica's queue, and starts consuming. */
-  void start(SidecarConfig config) throws IOException, TimeoutException {
+  void start() throws IOException, TimeoutException {
     ConnectionFactory factory = new ConnectionFactory();
     try {
       factory.setUri(config.rabbit().uri());
@@ -90,9 +132,9 @@ final class ReportSubscriber implements AutoCloseable {
     factory.setAutomaticRecoveryEnabled(true);
     factory.setTopologyRecoveryEnabled(true);
     factory.setNetworkRecoveryInterval(1000);
-    // Added to the client's own properties, not in their place: those carry the capabilities
-    // (authentication_failure_close among them, without which a refused login is only a reset
-    // connection, and consumer_cancel_notify).
+    factory.setMaxInboundMessageBodySize(config.rabbit().maxInboundMessageBytes());
+    // Added to the client's own properties: replacing them would drop its capabilities table,
+    // and RabbitMQ would then send neither consumer cancellations nor blocked notifications.
     Map<String, Object> properties = new HashMap<>(factory.getClientProperties());
     properties.put("connection_name", "harbinger-sidecar " + config.replicaId());
     properties.put("product", "harbinger-sidecar");
@@ -111,31 +153,157 @@ final class ReportSubscriber implements AutoCloseable {
       throw new IOException(
           "interrupted while waiting for RabbitMQ at " + config.rabbit().uri(), e);
     }
+    connection.addShutdownListener(
+        cause -> {
+          if (!closed) {
+            LOG.warn("report connection lost: {}", cause.getMessage());
+          }
+        });
+    started = true;
+    subscribe();
+    LOG.info(
+        "consuming reports from queue {} bound to {}; trusted reporters: {}",
+        config.reportQueue(),
+        config.rabbit().reportsExchange(),
+        config.trustedReporters());
+  }
+
+  private synchronized void subscribe() throws IOException {
+    if (closed) {
+      return;
+    }
+    if (channel != null && channel.isOpen()) {
+      abortQuietly(channel);
+    }
     channel = connection.createChannel();
     String exchange = config.rabbit().reportsExchange();
     channel.exchangeDeclare(exchange, "fanout", true);
-    String queue = config.reportQueue();
-    channel.queueDeclare(queue, true, false, false, null);
-    channel.queueBind(queue, exchange, "");
+    declareQueue();
+    channel.queueBind(config.reportQueue(), exchange, "");
     channel.basicQos(config.rabbit().prefetch());
     channel.basicConsume(
-        queue,
+        config.reportQueue(),
         false,
         "harbinger-sidecar-" + config.replicaId(),
         new DefaultConsumer(channel) {
+          @Override
+          public void handleConsumeOk(String tag) {
+            consumerUp = true;
+            consumerProblem = "";
+          }
+
+          @Override
+          public void handleCancel(String tag) {
+            consumerUp = false;
+            consumerProblem = "RabbitMQ cancelled the report consumer (queue deleted?)";
+            LOG.warn("{}; subscribing again in 1 s", consumerProblem);
+            scheduleResubscribe();
+          }
+
+          @Override
+          public void handleShutdownSignal(String tag, ShutdownSignalException sig) {
+            consumerUp = false;
+            consumerProblem = "the report channel closed: " + sig.getMessage();
+            if (!closed && !sig.isHardError() && !sig.isInitiatedByApplication()) {
+              // A channel error is not recovered by the client: set the channel up again.
+              scheduleResubscribe();
+            }
+          }
+
           @Override
           public void handleDelivery(
               String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
               throws IOException {
             try {
-              ingestor.ingest(body);
+              ingestor.ingest(properties == null ? null : properties.getUserId(), body);
               deliveries.incrementAndGet();
             } finally {
               getChannel().basicAck(envelope.getDeliveryTag(), false);
             }
           }
         });
-    LOG.info("consuming reports from queue {} bound to {}", queue, exchange);
+    // basicConsume returns once RabbitMQ registered the consumer; handleConsumeOk comes later.
+    consumerUp = true;
+    consumerProblem = "";
+  }
+
+  private void declareQueue() throws IOException {
+    try {
+      channel.queueDeclare(config.reportQueue(), true, false, false, config.reportQueueArguments());
+    } catch (IOException e) {
+      if (!String.valueOf(e.getCause()).contains("inequivalent arg")) {
+        throw e;
+      }
+      LOG.warn(
+          "queue {} exists with other arguments than x-max-length={}, x-overflow=drop-head,"
+              + " x-expires={} ({}); using it as it is. Delete it to have it declared with them"
+              + " (rabbitmqctl delete_queue {}), or set them with a policy",
+          config.reportQueue(),
+          config.reportQueueMaxLength(),
+          config.reportQueueExpiry().toMillis(),
+          e.getCause().getMessage(),
+          config.reportQueue());
+      channel = connection.createChannel();
+      channel.queueDeclarePassive(config.reportQueue());
+    }
+  }
+
+  private void scheduleResubscribe() {
+    if (closed) {
+      return;
+    }
+    try {
+      resubscriber.schedule(
+          () -> {
+            try {
+              if (!closed && connection.isOpen()) {
+                resubscriptions.incrementAndGet();
+                subscribe();
+              }
+            } catch (IOException | RuntimeException e) {
+              LOG.warn("subscribing to the reports again failed: {}", e.toString());
+              scheduleResubscribe();
+            }
+          },
+          1,
+          TimeUnit.SECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // Closed meanwhile.
+    }
+  }
+
+  /**
+   * Returns why reports are not being consumed now, or empty while they are.
+   *
+   * @return the problem, such as "RabbitMQ is unreachable", or empty
+   */
+  Optional<String> problem() {
+    if (!started) {
+      return Optional.of("not consuming reports (not started)");
+    }
+    if (closed) {
+      return Optional.of("shutting down");
+    }
+    if (connection == null || !connection.isOpen()) {
+      return Optional.of("RabbitMQ is unreachable at " + config.rabbit().uri());
+    }
+    if (!consumerUp) {
+      return Optional.of(
+          consumerProblem.isEmpty() ? "the report consumer is down" : consumerProblem);
+    }
+    return Optional.empty();
+  }
+
+  long resubscriptions() {
+    return resubscriptions.get();
+  }
+
+  private static void abortQuietly(Channel ch) {
+    try {
+      ch.abort();
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("aborting the report channel: {}", e.toString());
+    }
   }
 
   /**
@@ -171,6 +339,16 @@ final class ReportSubscriber implements AutoCloseable {
     rejected(registry, "bad_key", s -> s.rejectedKeys());
     rejected(registry, "bad_duration", s -> s.rejectedDurations());
     rejected(registry, "untracked_key", s -> s.untracked());
+    rejected(registry, "untrusted_batch", s -> s.untrustedBatches());
+    rejected(registry, "forged_report", s -> s.forgedReports());
+    rejected(registry, "reporter_key_limit", s -> s.reporterKeyLimit());
+    rejected(registry, "bad_dropped_count", s -> s.rejectedDropCounts());
+    FunctionCounter.builder(
+            "harbinger_reports_future_published_at", futurePublishTimes, AtomicLong::get)
+        .description(
+            "Learned reports whose publish time lay over a minute ahead of this clock (left out of"
+                + " the lag).")
+        .register(registry);
     counter(
         registry,
         "harbinger_reports_dropped_by_reporters",
@@ -198,6 +376,9 @@ final class ReportSubscriber implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
+    consumerUp = false;
+    resubscriber.shutdownNow();
     try {
       if (connection != null) {
         connection.close(5_000);

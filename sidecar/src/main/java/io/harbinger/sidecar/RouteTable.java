@@ -48,6 +48,8 @@ final class RouteTable {
   private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
   private final AtomicLong version = new AtomicLong();
   private final AtomicLong changesPublished = new AtomicLong();
+  private final AtomicLong heartbeats = new AtomicLong();
+  private long lastSentMillis;
   private Mode publishedMode;
   private long publishedBoundaries = -1;
 
@@ -81,6 +83,37 @@ final class RouteTable {
 
   long changesPublished() {
     return changesPublished.get();
+  }
+
+  long heartbeats() {
+    return heartbeats.get();
+  }
+
+  /**
+   * Sends every watcher a heartbeat when nothing was sent for an interval, so that producers can
+   * tell a quiet sidecar from a hung one.
+   *
+   * @param intervalMillis the idle time after which a heartbeat goes out
+   */
+  void heartbeat(long intervalMillis) {
+    long now = clock.millis();
+    if (watchers.isEmpty() || now - lastSentMillis < intervalMillis) {
+      return;
+    }
+    RouteUpdate beat =
+        RouteUpdate.newBuilder()
+            .setHeartbeat(true)
+            .setVersion(version.get())
+            .setLevels(predictor.levels())
+            .setDefaultLevel(predictor.defaultLevel())
+            .setMode(Protos.mode(publishedMode))
+            .setPublishedAtMicros(now * 1000)
+            .build();
+    for (Watcher w : watchers) {
+      w.send(beat);
+    }
+    heartbeats.incrementAndGet();
+    lastSentMillis = now;
   }
 
   /**
@@ -198,6 +231,7 @@ final class RouteTable {
   }
 
   private RouteUpdate.Builder header(boolean full) {
+    lastSentMillis = clock.millis();
     RouteUpdate.Builder b =
         RouteUpdate.newBuilder()
             .setFull(full)

@@ -23,12 +23,21 @@ import org.slf4j.LoggerFactory;
  * A running sidecar: the predictor (restored from its snapshot), the report consumer, the route
  * table and its publisher, the gRPC server, the metrics endpoint and the periodic snapshots.
  *
+ * <p>Health follows the sidecar's dependencies: every {@value #HEALTH_CHECK_MILLIS} ms the gRPC
+ * health service and the {@code /ready} endpoint are set to NOT_SERVING while RabbitMQ is
+ * unreachable or the report consumer is down (the reason is logged once and shown by {@code
+ * /ready}), and to SERVING again once it is back. A sidecar that consumes no reports (embedded in a
+ * test) depends on nothing and is SERVING.
+ *
  * <p>{@link #close()} shuts down gracefully: it stops consuming reports, stops accepting calls and
  * drains the ones running (up to 30 s), ends the route streams, and saves a final snapshot.
  */
 public final class Sidecar implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Sidecar.class);
+
+  /** How often health is brought up to date with RabbitMQ and the report consumer. */
+  static final long HEALTH_CHECK_MILLIS = 500;
 
   private final SidecarConfig config;
   private final HistogramPredictor predictor;
@@ -40,19 +49,22 @@ public final class Sidecar implements AutoCloseable {
   private final SidecarMetrics metrics;
   private final SidecarServer server;
   private final int metricsPort;
+  private final boolean consumeReports;
   private final java.util.concurrent.atomic.AtomicBoolean closed =
       new java.util.concurrent.atomic.AtomicBoolean();
+  private volatile Optional<String> notReady = Optional.of("starting");
 
   private Sidecar(SidecarConfig config, ServerBuilder<?> grpc, boolean consumeReports)
       throws IOException, TimeoutException {
     this.config = config;
+    this.consumeReports = consumeReports;
     Clock clock = Clock.systemUTC();
     snapshots = new SnapshotKeeper(config.snapshotPath(), config.snapshotContext(), clock);
     predictor = snapshots.restore(config.predictor(), Ticker.SYSTEM, config.mode());
     routes = new RouteTable(predictor, clock);
     routeThread = daemonScheduler("harbinger-routes");
     snapshotThread = daemonScheduler("harbinger-snapshots");
-    reports = new ReportSubscriber(predictor, routes, clock);
+    reports = new ReportSubscriber(predictor, routes, clock, config);
     metrics = new SidecarMetrics(predictor, routes, snapshots, reports);
     routeThread.execute(routes::sweep);
     long publish = config.publishInterval().toMillis();
@@ -60,6 +72,9 @@ public final class Sidecar implements AutoCloseable {
         routes::publishChanges, publish, publish, TimeUnit.MILLISECONDS);
     long sweep = config.sweepInterval().toMillis();
     routeThread.scheduleWithFixedDelay(routes::sweep, sweep, sweep, TimeUnit.MILLISECONDS);
+    long heartbeat = config.heartbeatInterval().toMillis();
+    routeThread.scheduleWithFixedDelay(
+        () -> routes.heartbeat(heartbeat), heartbeat, heartbeat, TimeUnit.MILLISECONDS);
     if (config.snapshotPath().isPresent()) {
       long every = config.snapshotInterval().toMillis();
       snapshotThread.scheduleWithFixedDelay(
@@ -75,39 +90,37 @@ public final class Sidecar implements AutoCloseable {
     try {
       server.start();
     } catch (IOException e) {
+      closeStarted();
       throw portTaken("gRPC", config.grpcBindAddress(), config.grpcPort(), "grpc.port", e);
+    }
+    if (!config.tokenFile().isPresent() && !ConfigLoader.isLoopback(config.grpcBindAddress())) {
+      LOG.warn(
+          "gRPC listens on {} without a bearer token (grpc.allow-unauthenticated-remote): anyone"
+              + " who reaches port {} can switch the routing mode and write snapshots",
+          config.grpcBindAddress(),
+          server.port());
     }
     try {
       metricsPort =
           config.metricsPort() < 0
               ? -1
-              : metrics.serve(config.metricsBindAddress(), config.metricsPort());
+              : metrics.serve(config.metricsBindAddress(), config.metricsPort(), () -> notReady);
     } catch (IOException e) {
-      try {
-        server.shutdown();
-      } catch (InterruptedException interrupted) {
-        Thread.currentThread().interrupt();
-      }
+      closeStarted();
       throw portTaken(
           "metrics", config.metricsBindAddress(), config.metricsPort(), "metrics.port", e);
     }
-    if (consumeReports) {
-      try {
-        reports.start(config);
-      } catch (IOException | TimeoutException | RuntimeException e) {
-        // Nothing was learned: stop what started without saving a snapshot over the restored one.
-        reports.close();
-        try {
-          server.shutdown();
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-        }
-        routeThread.shutdownNow();
-        snapshotThread.shutdownNow();
-        metrics.close();
-        throw e;
+    try {
+      if (consumeReports) {
+        reports.start();
       }
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      closeStarted();
+      throw e;
     }
+    updateHealth();
+    snapshotThread.scheduleWithFixedDelay(
+        this::updateHealth, HEALTH_CHECK_MILLIS, HEALTH_CHECK_MILLIS, TimeUnit.MILLISECONDS);
     LOG.info(
         "sidecar {} serving gRPC on {} and metrics on {}; mode {}; snapshot {}",
         config.replicaId(),
@@ -129,7 +142,7 @@ public final class Sidecar implements AutoCloseable {
     return new Sidecar(config, serverBuilder(config), true);
   }
 
-  /** The Netty server builder of a configuration: its port, with TLS when configured. */
+  /** The Netty server builder of a configuration: its address and port, with TLS when set. */
   static ServerBuilder<?> serverBuilder(SidecarConfig config) throws IOException {
     ServerCredentials credentials = InsecureServerCredentials.create();
     if (config.tls().isPresent()) {
@@ -138,21 +151,16 @@ public final class Sidecar implements AutoCloseable {
               config.tls().get().certChain().toFile(), config.tls().get().privateKey().toFile());
     }
     return NettyServerBuilder.forAddress(
-        socketAddress(config.grpcBindAddress(), config.grpcPort()), credentials);
-  }
-
-  /** The address to listen on: the given host, or every interface. */
-  static InetSocketAddress socketAddress(Optional<String> bindAddress, int port) {
-    return bindAddress.map(a -> new InetSocketAddress(a, port)).orElse(new InetSocketAddress(port));
+        new InetSocketAddress(config.grpcBindAddress(), config.grpcPort()), credentials);
   }
 
   private static IOException portTaken(
-      String what, Optional<String> bindAddress, int port, String setting, IOException e) {
+      String what, String bindAddress, int port, String setting, IOException e) {
     return new IOException(
         "the "
             + what
             + " port "
-            + bindAddress.orElse("*")
+            + bindAddress
             + ":"
             + port
             + " cannot be bound ("
@@ -163,6 +171,45 @@ public final class Sidecar implements AutoCloseable {
             + setting.toUpperCase(java.util.Locale.ROOT).replace('.', '_')
             + ")",
         e);
+  }
+
+  /**
+   * Returns why the sidecar is not ready, or empty while it is: what the gRPC health service and
+   * {@code /ready} report.
+   *
+   * @return the reason, such as "RabbitMQ is unreachable at amqp://127.0.0.1:5672/%2F", or empty
+   */
+  public Optional<String> notReady() {
+    return notReady;
+  }
+
+  private void updateHealth() {
+    Optional<String> problem = consumeReports ? reports.problem() : Optional.empty();
+    if (closed.get()) {
+      return;
+    }
+    Optional<String> before = notReady;
+    notReady = problem;
+    server.serving(problem.isEmpty());
+    if (!problem.equals(before)) {
+      if (problem.isPresent()) {
+        LOG.warn("not serving: {}", problem.get());
+      } else if (before.isPresent() && !before.get().equals("starting")) {
+        LOG.info("serving again: {} resolved", before.get());
+      }
+    }
+  }
+
+  private void closeStarted() {
+    try {
+      server.shutdown();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    routeThread.shutdownNow();
+    snapshotThread.shutdownNow();
+    metrics.close();
+    reports.close();
   }
 
   /**
@@ -196,6 +243,10 @@ public final class Sidecar implements AutoCloseable {
    */
   public int metricsPort() {
     return metricsPort;
+  }
+
+  SidecarServer server() {
+    return server;
   }
 
   HistogramPredictor predictor() {

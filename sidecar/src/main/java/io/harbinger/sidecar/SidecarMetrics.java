@@ -10,10 +10,13 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -102,7 +105,12 @@ final class SidecarMetrics implements AutoCloseable {
         .register(registry);
     Gauge.builder(
             "harbinger_snapshot_restore_rejected", snapshots, k -> k.restoreRejected() ? 1 : 0)
-        .description("1 when the snapshot found at start was refused and the sidecar started cold.")
+        .description(
+            "1 when the snapshot found at start was refused (see"
+                + " harbinger_snapshot_rolled_back for whether the previous one was used).")
+        .register(registry);
+    Gauge.builder("harbinger_snapshot_rolled_back", snapshots, k -> k.rolledBack() ? 1 : 0)
+        .description("1 when the state came from the previous snapshot, <path>.prev.")
         .register(registry);
     reports.registerMetrics(registry);
   }
@@ -137,11 +145,25 @@ final class SidecarMetrics implements AutoCloseable {
   }
 
   /**
-   * Serves {@code /metrics} on a port of an address (every interface when empty); port 0 picks a
-   * free one. Returns the bound port.
+   * Serves {@code /metrics} and {@code /ready} on an address and port; 0 picks a free port. {@code
+   * /ready} answers 200 {@code SERVING} while {@code notReady} is empty, and 503 {@code
+   * NOT_SERVING: <reason>} otherwise. Returns the bound port.
    */
-  int serve(java.util.Optional<String> bindAddress, int port) throws IOException {
-    http = HttpServer.create(Sidecar.socketAddress(bindAddress, port), 0);
+  int serve(String address, int port, Supplier<Optional<String>> notReady) throws IOException {
+    http = HttpServer.create(new InetSocketAddress(address, port), 0);
+    http.createContext(
+        "/ready",
+        exchange -> {
+          Optional<String> problem = notReady.get();
+          byte[] body =
+              (problem.map(p -> "NOT_SERVING: " + p).orElse("SERVING") + "\n")
+                  .getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
+          exchange.sendResponseHeaders(problem.isPresent() ? 503 : 200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
     http.createContext(
         "/metrics",
         exchange -> {
@@ -156,6 +178,11 @@ final class SidecarMetrics implements AutoCloseable {
         });
     http.start();
     return http.getAddress().getPort();
+  }
+
+  /** Returns the address {@code /metrics} listens on, or null when not serving. */
+  InetSocketAddress address() {
+    return http == null ? null : http.getAddress();
   }
 
   @Override

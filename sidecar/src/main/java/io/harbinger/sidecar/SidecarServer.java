@@ -43,16 +43,27 @@ public final class SidecarServer {
   }
 
   /**
-   * Starts serving and reports SERVING on the health service.
+   * Starts serving; the health service says NOT_SERVING until {@link #serving} says otherwise.
    *
    * @return this server
    * @throws IOException if the port cannot be bound
    */
   public SidecarServer start() throws IOException {
     server.start();
-    health.setStatus("", ServingStatus.SERVING);
-    health.setStatus(SidecarGrpc.SERVICE_NAME, ServingStatus.SERVING);
+    serving(false);
     return this;
+  }
+
+  /**
+   * Sets what the health service reports, for the whole server and for {@code
+   * harbinger.v1.Sidecar}.
+   *
+   * @param ready true for SERVING, false for NOT_SERVING
+   */
+  public void serving(boolean ready) {
+    ServingStatus status = ready ? ServingStatus.SERVING : ServingStatus.NOT_SERVING;
+    health.setStatus("", status);
+    health.setStatus(SidecarGrpc.SERVICE_NAME, status);
   }
 
   /**
@@ -62,6 +73,11 @@ public final class SidecarServer {
    */
   public int port() {
     return server.getPort();
+  }
+
+  /** Returns the addresses the server listens on. */
+  java.util.List<? extends java.net.SocketAddress> listenAddresses() {
+    return server.getListenSockets();
   }
 
   /**

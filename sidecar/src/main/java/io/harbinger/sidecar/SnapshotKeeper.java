@@ -4,6 +4,7 @@ import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.SnapshotException;
+import io.harbinger.predictor.SnapshotRecovery;
 import io.harbinger.predictor.Ticker;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,9 +19,12 @@ import org.slf4j.LoggerFactory;
  * Restores the predictor from its snapshot at start and saves it on demand, keeping the outcome for
  * metrics.
  *
- * <p>A missing snapshot starts cold quietly; a refused one (corrupt, truncated, another
- * configuration) starts cold with the reason logged at WARN and kept in {@link #restoreStatus()}.
- * Saving is serialised.
+ * <p>A missing snapshot starts cold quietly. A refused one (corrupt, truncated, another
+ * configuration) is moved aside to {@code FILE.refused} and the rollback copy {@code FILE.prev} is
+ * restored instead; only when that is refused or missing too does the sidecar start cold. Either
+ * way the reason is logged at WARN and kept in {@link #restoreStatus()}. Because the refused file
+ * is moved aside, the next save cannot turn it into the rollback copy ({@link
+ * HistogramPredictor#recover}). Saving is serialised.
  *
  * <p>Assumptions and guarantees: thread-safe; {@link #save} blocks on file I/O.
  */
@@ -34,6 +38,8 @@ final class SnapshotKeeper {
   private final AtomicLong lastSaveMillis = new AtomicLong(-1);
   private final AtomicLong failures = new AtomicLong();
   private volatile String restoreStatus = "not attempted";
+  private volatile boolean restoreRejected;
+  private volatile boolean rolledBack;
 
   SnapshotKeeper(Optional<Path> path, String context, Clock clock) {
     this.path = path;
@@ -48,18 +54,43 @@ final class SnapshotKeeper {
       return new HistogramPredictor(config, ticker, mode);
     }
     try {
-      HistogramPredictor restored =
-          HistogramPredictor.restore(path.get(), context, config, ticker, mode);
-      restoreStatus = "restored";
-      LOG.info("restored predictor from {}: {} keys", path.get(), restored.stats().keys());
+      SnapshotRecovery r = HistogramPredictor.recover(path.get(), context, config, ticker, mode);
+      HistogramPredictor restored = r.predictor();
+      if (r.rolledBack()) {
+        SnapshotException refused = r.refused().get(0);
+        restoreRejected = true;
+        rolledBack = true;
+        restoreStatus =
+            "rejected ("
+                + refused.reason()
+                + "); restored from "
+                + r.restoredFrom().getFileName()
+                + ", the refused file kept as "
+                + path.get().getFileName()
+                + ".refused";
+        LOG.warn(
+            "snapshot {} refused ({}); restored the previous one, {}: {} keys",
+            path.get(),
+            refused.getMessage(),
+            r.restoredFrom(),
+            restored.stats().keys());
+      } else {
+        restoreStatus = "restored";
+        LOG.info("restored predictor from {}: {} keys", path.get(), restored.stats().keys());
+      }
       return restored;
     } catch (SnapshotException e) {
       if (e.reason() == SnapshotException.Reason.ABSENT) {
         restoreStatus = "absent; starting cold";
         LOG.info("no snapshot at {}; starting cold", path.get());
       } else {
+        restoreRejected = true;
         restoreStatus = "rejected (" + e.reason() + "); starting cold";
-        LOG.warn("snapshot {} refused, starting cold: {}", path.get(), e.getMessage());
+        LOG.warn(
+            "snapshot {} refused, and no usable {}.prev; starting cold: {}",
+            path.get(),
+            path.get().getFileName(),
+            e.getMessage());
       }
       return new HistogramPredictor(config, ticker, mode);
     }
@@ -104,8 +135,14 @@ final class SnapshotKeeper {
     return restoreStatus;
   }
 
+  /** Whether the snapshot found at start was refused (whether or not the rollback copy helped). */
   boolean restoreRejected() {
-    return restoreStatus.startsWith("rejected");
+    return restoreRejected;
+  }
+
+  /** Whether the predictor came from the rollback copy. */
+  boolean rolledBack() {
+    return rolledBack;
   }
 
   long failures() {

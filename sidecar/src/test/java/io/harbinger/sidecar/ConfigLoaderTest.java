@@ -48,8 +48,8 @@ class ConfigLoaderTest {
     assertThat(c.rabbit().password()).isEqualTo("guest");
     assertThat(c.snapshotInterval()).isEqualTo(Duration.ofSeconds(60));
     assertThat(c.publishInterval()).isEqualTo(Duration.ofMillis(25));
-    assertThat(c.grpcBindAddress()).isEmpty();
-    assertThat(c.metricsBindAddress()).isEmpty();
+    assertThat(c.grpcBindAddress()).isEqualTo("127.0.0.1");
+    assertThat(c.metricsBindAddress()).isEqualTo("127.0.0.1");
     assertThat(c.rabbit().startupRetry()).isEqualTo(Duration.ofSeconds(60));
   }
 
@@ -204,5 +204,74 @@ class ConfigLoaderTest {
   @Test
   void load_emptyFile_givesDefaults() throws Exception {
     assertThat(plain.load(Optional.of(yaml(""))).grpcPort()).isEqualTo(50051);
+  }
+
+  @Test
+  void load_defaults_bindLoopbackAndTrustTheSidecarsOwnUser() throws Exception {
+    SidecarConfig c = plain.load(Optional.empty());
+    assertThat(c.grpcBindAddress()).isEqualTo("127.0.0.1");
+    assertThat(c.metricsBindAddress()).isEqualTo("127.0.0.1");
+    assertThat(c.allowUnauthenticatedRemote()).isFalse();
+    assertThat(c.trustedReporters().reporters()).containsExactly("guest");
+    assertThat(c.maxKeysPerReporter()).isEqualTo(4096);
+    assertThat(c.reportQueueMaxLength()).isEqualTo(10_000);
+    assertThat(c.reportQueueExpiry()).isEqualTo(Duration.ofHours(24));
+    assertThat(c.rabbit().maxInboundMessageBytes()).isEqualTo(128 << 20);
+    assertThat(c.heartbeatInterval()).isEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void load_remoteBind_needsATokenOrTheOptIn() throws Exception {
+    ConfigException e = problemsOf(plain, "grpc:\n  bind-address: 0.0.0.0\n");
+    assertThat(e.problems())
+        .singleElement()
+        .asString()
+        .contains("grpc.bind-address 0.0.0.0 is not a loopback address");
+
+    SidecarConfig optedIn =
+        plain.load(
+            Optional.of(
+                yaml("grpc:\n  bind-address: 0.0.0.0\n  allow-unauthenticated-remote: true\n")));
+    assertThat(optedIn.grpcBindAddress()).isEqualTo("0.0.0.0");
+
+    Path token = dir.resolve("token");
+    Files.writeString(token, "s3cret\n");
+    SidecarConfig withToken =
+        plain.load(
+            Optional.of(yaml("grpc:\n  bind-address: 0.0.0.0\n  token-file: " + token + "\n")));
+    assertThat(withToken.tokenFile()).contains(token);
+  }
+
+  @Test
+  void load_badReportSettings_areListed() throws IOException {
+    ConfigException e =
+        problemsOf(
+            plain,
+            """
+            grpc:
+              bind-address: "not an address!"
+            reports:
+              trusted-reporters: "worker=billing|"
+              max-keys-per-reporter: 0
+              queue-expiry: 30s
+            rabbitmq:
+              max-inbound-message-bytes: 1000
+            """);
+    assertThat(e.problems())
+        .anySatisfy(p -> assertThat(p).startsWith("grpc.bind-address must be an IP address"))
+        .anySatisfy(p -> assertThat(p).contains("reports.trusted-reporters: producer in"))
+        .anySatisfy(p -> assertThat(p).contains("reports.max-keys-per-reporter must be at least 1"))
+        .anySatisfy(p -> assertThat(p).contains("reports.queue-expiry must be at least 60000ms"))
+        .anySatisfy(
+            p -> assertThat(p).contains("rabbitmq.max-inbound-message-bytes must be in [1048576"));
+  }
+
+  @Test
+  void load_durationTooLong_isAProblemNotACrash() throws IOException {
+    ConfigException e = problemsOf(plain, "predictor:\n  stale-after: 99999999999999999999999m\n");
+    assertThat(e.problems())
+        .singleElement()
+        .asString()
+        .startsWith("predictor.stale-after is too long");
   }
 }

@@ -104,7 +104,7 @@ class SidecarEndToEndIT {
     closeables.add(workers::shutdownNow);
     Connection consumerConnection = closeLater(factory.newConnection(workers, "e2e-consumers"));
     ReportPublisher reports =
-        closeLater(ReportPublisher.builder(consumerConnection).exchange(exchange).start());
+        closeLater(ReportPublisher.builder(factory).exchange(exchange).start());
     Channel admin = closeLater(producerConnection.createChannel());
     PriorityQueues.declare(admin, queue, 3);
     Channel producer =

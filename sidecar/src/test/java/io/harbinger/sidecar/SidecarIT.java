@@ -77,7 +77,12 @@ class SidecarIT {
         Channel ch = c.createChannel()) {
       ch.exchangeDeclare(exchange, "fanout", true);
       for (byte[] body : bodies) {
-        ch.basicPublish(exchange, "", new AMQP.BasicProperties(), body);
+        // As the sidecar's own user, the reporter it trusts by default.
+        ch.basicPublish(
+            exchange,
+            "",
+            new AMQP.BasicProperties.Builder().userId(factory.getUsername()).build(),
+            body);
       }
     }
   }

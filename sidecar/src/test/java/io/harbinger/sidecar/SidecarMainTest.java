@@ -134,4 +134,122 @@ class SidecarMainTest {
     }
     return null;
   }
+
+  private static String exitTwoOutput(Path file) {
+    PrintStream original = System.err;
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    try {
+      int code = new CommandLine(new SidecarMain()).execute("--config", file.toString());
+      assertThat(code).isEqualTo(2);
+    } finally {
+      System.setErr(original);
+    }
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void main_durationTooLongForADuration_isAConfigProblemWithExitTwo() throws Exception {
+    Path file = dir.resolve("harbinger.yaml");
+    Files.writeString(
+        file,
+        "snapshot:\n  interval: 99999999999999999999h\nroutes:\n  sweep-interval: 9223372036854775807h\n");
+
+    assertThat(exitTwoOutput(file))
+        .contains("2 problems")
+        .contains("snapshot.interval is too long")
+        .contains("routes.sweep-interval is too long");
+  }
+
+  @Test
+  void main_remoteBindWithoutToken_refusesToStartUnlessOptedIn() throws Exception {
+    Path file = dir.resolve("harbinger.yaml");
+    Files.writeString(file, "grpc:\n  bind-address: 0.0.0.0\n");
+
+    assertThat(exitTwoOutput(file))
+        .contains(
+            "grpc.bind-address 0.0.0.0 is not a loopback address and grpc.token-file is empty")
+        .contains("grpc.allow-unauthenticated-remote: true");
+  }
+
+  private static HttpResponse<String> get(int port, String path) throws Exception {
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void metricsEndpoint_absurdReportValues_neverBreakTheScrape() throws Exception {
+    SidecarConfig config = SidecarTestSupport.config(dir, "metrics.port", "0");
+    try (Sidecar sidecar =
+        Sidecar.start(
+            config, InProcessServerBuilder.forName(InProcessServerBuilder.generateName()), false)) {
+      long in2096 = java.time.Instant.parse("2096-01-01T00:00:00Z").toEpochMilli() * 1000;
+      sidecar
+          .reports()
+          .ingest(
+              io.harbinger.proto.v1.ReportBatch.newBuilder()
+                  .setDroppedSinceLast(Long.MAX_VALUE)
+                  .build()
+                  .toByteArray());
+      sidecar
+          .reports()
+          .ingest(
+              io.harbinger.proto.v1.ReportBatch.newBuilder()
+                  .setDroppedSinceLast(Long.MAX_VALUE)
+                  .addReports(
+                      SidecarTestSupport.ack("shop", "future", 1_000_000).toBuilder()
+                          .setPublishedAtMicros(in2096))
+                  .build()
+                  .toByteArray());
+      long minuteAgo = (System.currentTimeMillis() - 60_000) * 1000;
+      sidecar
+          .reports()
+          .ingest(
+              io.harbinger.proto.v1.ReportBatch.newBuilder()
+                  .addReports(
+                      SidecarTestSupport.ack("shop", "past", 1_000_000).toBuilder()
+                          .setPublishedAtMicros(minuteAgo))
+                  .build()
+                  .toByteArray());
+
+      for (int i = 0; i < 2; i++) {
+        HttpResponse<String> response = get(sidecar.metricsPort(), "/metrics");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body())
+            .contains("harbinger_reports_rejected_total{reason=\"bad_dropped_count\"} 2.0")
+            .contains("harbinger_reports_future_published_at_total 1.0");
+      }
+      double lag = sidecar.reports().lagSeconds();
+      assertThat(lag).isBetween(59.0, 600.0);
+    }
+  }
+
+  @Test
+  void readyEndpoint_followsTheSidecarsDependencies() throws Exception {
+    SidecarConfig config = SidecarTestSupport.config(dir, "metrics.port", "0");
+    try (Sidecar sidecar =
+        Sidecar.start(
+            config, InProcessServerBuilder.forName(InProcessServerBuilder.generateName()), false)) {
+      HttpResponse<String> response = get(sidecar.metricsPort(), "/ready");
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(response.body()).isEqualTo("SERVING\n");
+    }
+  }
+
+  @Test
+  void start_defaults_bindGrpcAndMetricsToLoopbackOnly() throws Exception {
+    SidecarConfig config = SidecarTestSupport.config(dir, "metrics.port", "0");
+    try (Sidecar sidecar = Sidecar.start(config, Sidecar.serverBuilder(config), false)) {
+      assertThat(sidecar.server().listenAddresses())
+          .singleElement()
+          .satisfies(
+              a ->
+                  assertThat(((java.net.InetSocketAddress) a).getAddress().isLoopbackAddress())
+                      .as(a.toString())
+                      .isTrue());
+      assertThat(sidecar.metrics().address().getAddress().isLoopbackAddress()).isTrue();
+    }
+  }
 }

@@ -163,4 +163,25 @@ class SidecarRouterTest {
                 .getStatus())
         .isEqualTo(io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
   }
+
+  @Test
+  void watchRoutes_idleStream_carriesHeartbeatsWithTheLastVersion() throws Exception {
+    String name = startSidecar("routes.heartbeat-interval", "100ms");
+    channel = InProcessChannelBuilder.forName(name).build();
+    java.util.Iterator<io.harbinger.proto.v1.RouteUpdate> stream =
+        SidecarGrpc.newBlockingStub(channel)
+            .withDeadlineAfter(10, java.util.concurrent.TimeUnit.SECONDS)
+            .watchRoutes(io.harbinger.proto.v1.WatchRoutesRequest.getDefaultInstance());
+
+    io.harbinger.proto.v1.RouteUpdate first = stream.next();
+    io.harbinger.proto.v1.RouteUpdate second = stream.next();
+    io.harbinger.proto.v1.RouteUpdate third = stream.next();
+
+    assertThat(first.getFull()).isTrue();
+    assertThat(second.getHeartbeat()).isTrue();
+    assertThat(third.getHeartbeat()).isTrue();
+    assertThat(second.getVersion()).isEqualTo(first.getVersion());
+    assertThat(second.getEntriesCount()).isZero();
+    assertThat(third.getPublishedAtMicros()).isGreaterThan(first.getPublishedAtMicros());
+  }
 }

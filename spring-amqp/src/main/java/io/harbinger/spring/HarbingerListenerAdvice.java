@@ -95,8 +95,10 @@ public final class HarbingerListenerAdvice implements MethodInterceptor {
             tag,
             Boolean.TRUE.equals(props.getRedelivered()),
             props.getReceivedUserId(),
+            props.getAppId(),
+            props.getMessageId(),
             props.getHeaders(),
-            body == null ? 0 : body.length,
+            body,
             mode == AcknowledgeMode.NONE);
     if (mode == AcknowledgeMode.MANUAL) {
       Object[] replaced = args.clone();

@@ -9,9 +9,11 @@ import io.harbinger.rabbit.ReportSink;
 import io.harbinger.spring.HarbingerProperties.Mode;
 import java.io.IOException;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.amqp.rabbit.connection.AbstractConnectionFactory;
 import org.springframework.amqp.rabbit.connection.Connection;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.connection.ConnectionListener;
@@ -21,14 +23,17 @@ import org.springframework.beans.factory.DisposableBean;
  * Harbinger's state in one Spring application: the options every stamp and report uses, and the
  * report publisher and embedded router that live on the application's RabbitMQ connection.
  *
- * <p>Implementation notes. Spring's {@code ConnectionFactory} owns the connection and re-creates it
- * after a failure; the runtime listens to it, and on each new connection reads the broker's version
- * (so that stamps use the priorities each queue type understands on it, rabbitmq-facts section
- * 1.2), starts a {@link ReportPublisher} and, for the embedded router, an {@link EmbeddedRouter}
- * that teaches the in-process predictor; both have a channel of their own on that connection and
- * are closed with it. The predictor outlives connections. Until a connection exists, reports are
- * dropped and counted ({@link #reportsWithoutPublisher()}), and stamps use the mapping of an
- * unknown broker version. Nothing here runs on the publish path but a volatile read.
+ * <p>Implementation notes. Spring's {@code ConnectionFactory} owns the application's connection and
+ * re-creates it after a failure; the runtime listens to it, and on each new connection reads the
+ * broker's version (so that stamps use the priorities each queue type understands on it,
+ * rabbitmq-facts section 1.2). At the first connection it starts a {@link ReportPublisher} and, for
+ * the embedded router, an {@link EmbeddedRouter} that teaches the in-process predictor, each on a
+ * connection of its own made from the same RabbitMQ settings (never on the application's: a
+ * resource alarm blocks a connection that publishes, and a blocked connection stops carrying the
+ * application's acknowledgements); they recover by themselves and are closed with the application
+ * context. Until they run, reports are dropped and counted ({@link #reportsWithoutPublisher()}),
+ * and stamps use the mapping of an unknown broker version. Nothing here runs on the publish path
+ * but a volatile read.
  *
  * <p>Thread-safe: connection events are serialised on this object's lock; readers see volatile
  * fields.
@@ -134,7 +139,8 @@ public final class HarbingerRuntime implements ConnectionListener, DisposableBea
   /**
    * Returns the publisher of the current connection.
    *
-   * @return the publisher, or null while there is no connection
+   * @return the publisher, on its own connection; null before the application's first connection or
+   *     when it could not start
    */
   public ReportPublisher reportPublisher() {
     return publisher;
@@ -152,7 +158,8 @@ public final class HarbingerRuntime implements ConnectionListener, DisposableBea
   /**
    * Returns whether the embedded router is learning from the reports exchange.
    *
-   * @return true while it consumes on the current connection; false for other routers
+   * @return true once it consumes the reports exchange on its own connection; false before, and for
+   *     other routers
    */
   public boolean learning() {
     return learner != null;
@@ -178,24 +185,45 @@ public final class HarbingerRuntime implements ConnectionListener, DisposableBea
     Object version = server == null ? null : server.get("version");
     brokerVersion = version == null ? null : version.toString();
     stamper = MessageStamper.create(options, brokerVersion);
-    closeResources();
-    try {
-      publisher = ReportPublisher.builder(rabbit).exchange(properties.reportsExchange()).start();
-    } catch (IOException | RuntimeException e) {
+    if (publisher == null && learner == null) {
+      startReporting();
+    }
+  }
+
+  /**
+   * Starts the report publisher and the embedded router, each on a connection of its own made from
+   * the application's RabbitMQ settings: a connection that publishes can be blocked by a resource
+   * alarm, and a blocked connection stops carrying the application's acknowledgements too.
+   */
+  private void startReporting() {
+    if (!(connectionFactory instanceof AbstractConnectionFactory spring)) {
       LOG.warn(
-          "Harbinger cannot publish reports to '{}' on this connection ({}); reports are dropped"
-              + " and counted until the next connection",
+          "Harbinger needs a Spring AMQP AbstractConnectionFactory (such as"
+              + " CachingConnectionFactory) to open its own report connections, and got {}:"
+              + " reports are dropped and counted, and the embedded router does not learn",
+          connectionFactory.getClass().getName());
+      return;
+    }
+    com.rabbitmq.client.ConnectionFactory rabbitFactory = spring.getRabbitConnectionFactory();
+    try {
+      publisher =
+          ReportPublisher.builder(rabbitFactory).exchange(properties.reportsExchange()).start();
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      LOG.warn(
+          "Harbinger cannot publish reports to '{}' ({}); reports are dropped and counted until"
+              + " the next connection",
           properties.reportsExchange(),
           e.toString());
     }
     if (routerSource.embedded() != null) {
       try {
         learner =
-            EmbeddedRouter.start(rabbit, routerSource.embedded(), properties.reportsExchange());
-      } catch (IOException | RuntimeException e) {
+            EmbeddedRouter.builder(rabbitFactory, routerSource.embedded())
+                .exchange(properties.reportsExchange())
+                .start();
+      } catch (IOException | TimeoutException | RuntimeException e) {
         LOG.warn(
-            "Harbinger's embedded router cannot consume '{}' on this connection ({}); levels stay"
-                + " as learned so far",
+            "Harbinger's embedded router cannot consume '{}' ({}); levels stay as learned so far",
             properties.reportsExchange(),
             e.toString());
       }
@@ -206,7 +234,6 @@ public final class HarbingerRuntime implements ConnectionListener, DisposableBea
   public synchronized void onClose(Connection closed) {
     if (closed == connection) {
       connection = null;
-      closeResources();
     }
   }
 

@@ -76,12 +76,16 @@ public final class HarbingerStamping implements MessagePostProcessor, Ordered {
       int level,
       Integer priority,
       String userId,
+      String appId,
       Long publishedAtMicros,
       String mode) {
     if (priority != null) {
       props.setPriority(priority);
     }
     props.setUserId(userId);
+    if (appId != null) {
+      props.setAppId(appId);
+    }
     Map<String, Object> headers = props.getHeaders();
     for (int i = 0; i < Stamp.HEADER_NAMES.size(); i++) {
       headers.put(Stamp.HEADER_NAMES.get(i), Stamp.headerValue(i, publishedAtMicros, level, mode));

@@ -192,6 +192,36 @@ public final class TestBroker {
   }
 
   /**
+   * Creates a user with a unique name and a random password on this broker, with permissions on the
+   * broker's virtual host; close it to delete the user.
+   *
+   * @param prefix what the user is for, such as {@code bob}; letters, digits and '-'
+   * @param configure the configure permission, a regular expression such as {@code ".*"}
+   * @param write the write permission
+   * @param read the read permission
+   * @return the user
+   * @throws IOException when rabbitmqctl fails (the half-created user is deleted)
+   */
+  public TemporaryUser addUser(String prefix, String configure, String write, String read)
+      throws IOException, InterruptedException {
+    if (prefix == null || !prefix.matches("[A-Za-z0-9-]{1,32}")) {
+      throw new IllegalArgumentException("prefix must be 1-32 letters, digits or '-': " + prefix);
+    }
+    String name = "harbinger-it-" + prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    String password = UUID.randomUUID().toString();
+    TemporaryUser user = new TemporaryUser(this, name, password);
+    try {
+      rabbitmqctl("add_user", name, password);
+      rabbitmqctl(
+          "set_permissions", "-p", factory().getVirtualHost(), name, configure, write, read);
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      user.close();
+      throw e;
+    }
+    return user;
+  }
+
+  /**
    * Returns a queue or exchange name unique to this run, such as {@code harbinger.it.pub.1a2b3c4d}.
    *
    * @param prefix what the name is for

@@ -10,5 +10,11 @@
  * {@link io.harbinger.testing.TestcontainersBrokerLocator} starts RabbitMQ in a container where
  * Docker runs and nothing answers at the URI, and {@link io.harbinger.testing.ContainerBroker} does
  * the same for {@code ./harbinger demo}.
+ *
+ * <p>Faults that would disturb the shared brokers (resource alarms, a stopped broker) run on a
+ * {@link io.harbinger.testing.PrivateNode}, a throwaway node one test class starts and stops; a
+ * test that needs a RabbitMQ user other than guest creates one with {@link
+ * io.harbinger.testing.TestBroker#addUser}, deleted when the {@link
+ * io.harbinger.testing.TemporaryUser} is closed.
  */
 package io.harbinger.testing;

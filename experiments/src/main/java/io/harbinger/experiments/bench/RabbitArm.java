@@ -239,7 +239,7 @@ final class RabbitArm implements BenchArm {
                 Ticker.SYSTEM,
                 Mode.PREDICTIVE);
         session.predictor = predictor;
-        session.embedded = EmbeddedRouter.start(session.producers, predictor, exchange);
+        session.embedded = EmbeddedRouter.builder(factory, predictor).exchange(exchange).start();
         session.router = session.embedded;
       } else if (policy == Policy.SIDECAR) {
         String target;
@@ -261,7 +261,7 @@ final class RabbitArm implements BenchArm {
         session.router = session.sidecarRouter;
       }
       if (session.router != null) {
-        session.reports = ReportPublisher.builder(session.consumers).exchange(exchange).start();
+        session.reports = ReportPublisher.builder(factory).exchange(exchange).start();
         if (session.decisions != null) {
           session.recorder = new RecordingRouter(session.router);
           session.router = session.recorder;

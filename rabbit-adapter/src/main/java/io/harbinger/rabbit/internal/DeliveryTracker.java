@@ -12,6 +12,7 @@ import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.rabbit.MessageStamper;
+import io.harbinger.rabbit.ProducerProperty;
 import io.harbinger.rabbit.ReportSink;
 import java.time.Clock;
 import java.util.Iterator;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32C;
 
 /**
  * Follows the deliveries of one wrapped channel from handler start to settlement and emits one
@@ -36,7 +38,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * earlier attempt that never settled (its consumer died or its connection closed): it is reported
  * once as censored (seed paper section 3.5, censored observations). When the channel shuts down its
  * unsettled deliveries are forgotten: their tags are stale, RabbitMQ will redeliver them, and the
- * redelivery is the censored observation (rabbitmq-facts section 3.1, tags after recovery).
+ * redelivery is the censored observation (rabbitmq-facts section 3.1, tags after recovery). A
+ * message's identity across redeliveries is its publish stamp and key; a message published without
+ * the wrapper has no stamp, so its AMQP {@code message-id} stands in, or failing that a CRC-32C of
+ * its body and its length. Censoring is per message, not per handler: every delivery that RabbitMQ
+ * marks redelivered and this process did not requeue counts, so a consumer with prefetch above 1
+ * whose connection dies turns every delivery it had prefetched (including those whose handler never
+ * started) into one censored observation each.
  *
  * <p>Thread safety: every method may be called from any thread; acknowledgements from other threads
  * than the delivering one are supported. Nothing blocks; the report sink must not block.
@@ -47,6 +55,7 @@ public final class DeliveryTracker {
   private static final int SETTLED = 2;
 
   private final String jobTypeHeader;
+  private final boolean producerFromAppId;
   private final boolean sizeHints;
   private final ReportSink sink;
   private final AdapterStats stats;
@@ -67,6 +76,7 @@ public final class DeliveryTracker {
 
   DeliveryTracker(ChannelOptions options, Requeues requeues) {
     jobTypeHeader = options.jobTypeHeader();
+    producerFromAppId = options.producerProperty() == ProducerProperty.APP_ID;
     sizeHints = options.sizeHints();
     sink = options.reports();
     stats = options.stats();
@@ -80,17 +90,19 @@ public final class DeliveryTracker {
    *
    * @param envelope the delivery's envelope
    * @param props its properties, or null
-   * @param bodyLength its body length
+   * @param body its body, or null
    * @param autoAck whether the consumer acknowledges automatically
    * @return the delivery's state, to pass to {@link #handlerDone}
    */
-  InFlight begin(Envelope envelope, AMQP.BasicProperties props, int bodyLength, boolean autoAck) {
+  InFlight begin(Envelope envelope, AMQP.BasicProperties props, byte[] body, boolean autoAck) {
     return begin(
         envelope.getDeliveryTag(),
         envelope.isRedeliver(),
         props == null ? null : props.getUserId(),
+        props == null ? null : props.getAppId(),
+        props == null ? null : props.getMessageId(),
         props == null ? null : props.getHeaders(),
-        bodyLength,
+        body,
         autoAck);
   }
 
@@ -100,8 +112,12 @@ public final class DeliveryTracker {
    * @param deliveryTag the delivery tag on this tracker's channel
    * @param redelivered whether RabbitMQ marked the delivery redelivered
    * @param userId the message's {@code user-id}, or null
+   * @param appId the message's {@code app-id}, or null; the producer part of the key when the
+   *     options say {@link ProducerProperty#APP_ID}
+   * @param messageId the message's {@code message-id}, or null; its identity across redeliveries
+   *     when it was published without the wrapper
    * @param headers the message's headers, or null
-   * @param bodyLength its body length
+   * @param body its body, or null
    * @param autoAck whether the delivery is settled when its handler returns
    * @return the delivery's state, to pass to {@link #handlerDone}
    */
@@ -109,11 +125,15 @@ public final class DeliveryTracker {
       long deliveryTag,
       boolean redelivered,
       String userId,
+      String appId,
+      String messageId,
       Map<String, ?> headers,
-      int bodyLength,
+      byte[] body,
       boolean autoAck) {
     long startNanos = ticker.nanos();
-    InFlight f = new InFlight(redelivered, userId, headers, bodyLength, startNanos);
+    InFlight f =
+        new InFlight(
+            redelivered, producerFromAppId ? appId : userId, messageId, headers, body, startNanos);
     if (redelivered && !requeues.forget(f.identity())) {
       emit(f, Outcome.OUTCOME_CENSORED, 0);
     }
@@ -249,6 +269,7 @@ public final class DeliveryTracker {
     final long waitMicros;
     final int level;
     final boolean redelivered;
+    final String unstampedIdentity;
     final AtomicInteger state = new AtomicInteger();
     boolean autoAck;
     volatile long handlerEndNanos;
@@ -256,9 +277,14 @@ public final class DeliveryTracker {
     volatile Outcome outcome;
 
     InFlight(
-        boolean redelivered, String user, Map<String, ?> headers, int bodyLength, long startNanos) {
+        boolean redelivered,
+        String user,
+        String messageId,
+        Map<String, ?> headers,
+        byte[] body,
+        long startNanos) {
       this.startNanos = startNanos;
-      this.bodyLength = bodyLength;
+      this.bodyLength = body == null ? 0 : body.length;
       this.redelivered = redelivered;
       producer = user == null ? "" : user;
       Object jt = headers == null ? null : headers.get(jobTypeHeader);
@@ -270,11 +296,28 @@ public final class DeliveryTracker {
               : -1;
       long lv = longHeader(headers, HarbingerHeaders.LEVEL);
       level = lv >= 0 && lv <= 255 ? (int) lv : -1;
+      if (publishedAtMicros > 0) {
+        unstampedIdentity = null;
+      } else if (messageId != null) {
+        unstampedIdentity = "id:" + messageId;
+      } else {
+        CRC32C crc = new CRC32C();
+        if (body != null) {
+          crc.update(body);
+        }
+        unstampedIdentity = "body:" + Long.toHexString(crc.getValue()) + ":" + bodyLength;
+      }
     }
 
-    /** The message's identity across redeliveries: publish time and key. */
+    /**
+     * The message's identity across redeliveries: publish stamp and key, or for a message published
+     * without the wrapper its message id or body checksum, and key.
+     */
     String identity() {
-      return publishedAtMicros + "/" + Keys.of(producer, jobType);
+      String key = Keys.of(producer, jobType);
+      return unstampedIdentity == null
+          ? publishedAtMicros + "/" + key
+          : unstampedIdentity + "/" + key;
     }
   }
 

@@ -8,15 +8,20 @@ import com.rabbitmq.client.ConsumerShutdownSignalCallback;
 import com.rabbitmq.client.DeliverCallback;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.ReturnCallback;
+import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.WriteListener;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.ProducerProperty;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The wrapped channel: stamps every publish and times every delivery; forwards everything else.
@@ -30,16 +35,25 @@ import java.util.concurrent.TimeoutException;
  * ObservationConsumer} pattern). Settle: {@code basicAck}, {@code basicNack} and {@code
  * basicReject} call the delegate first, unchanged, and record the settlement only once it returned.
  * Prefetch: {@code basicQos} is recorded so that a consumer that defeats reordering is reported by
- * {@link PrefetchGuard}. Automatic recovery: an {@code AutorecoveringChannel} keeps its identity
- * across recovery and re-registers the wrapped consumers itself; the tracker forgets unsettled
- * deliveries on shutdown because their tags are stale.
+ * {@link PrefetchGuard}. Returns: a publish that may come back ({@code mandatory} or {@code
+ * immediate}) is remembered by {@link ReturnedMessages}, and return listeners are handed the
+ * caller's properties. Identity: when RabbitMQ closes the channel because the stamped {@code
+ * user-id} is not the connection's user (406), the wrapper logs it once at ERROR and every later
+ * publish fails with an {@link IOException} that names the user and the fix, instead of the
+ * client's bare "channel is already closed". Automatic recovery: an {@code AutorecoveringChannel}
+ * keeps its identity across recovery and re-registers the wrapped consumers itself; the tracker
+ * forgets unsettled deliveries on shutdown because their tags are stale.
  *
  * <p>Thread safety: as the delegate; the wrapper's own state is concurrent and lock-free, except
  * {@link Requeues}, touched only on requeues and redeliveries.
  */
 public class PredictiveChannel extends ForwardingChannel {
 
+  private static final Logger LOG = LoggerFactory.getLogger(PredictiveChannel.class);
+
   private final ChannelOptions options;
+  private final ReturnedMessages returns = new ReturnedMessages(1024);
+  private volatile String identityFailure;
   private final PublishStamper stamper;
   private final DeliveryTracker tracker;
   private final PrefetchGuard prefetchGuard;
@@ -84,6 +98,22 @@ public class PredictiveChannel extends ForwardingChannel {
 
   private void onShutdown(ShutdownSignalException cause) {
     tracker.clear();
+    if (cause != null
+        && !cause.isInitiatedByApplication()
+        && options.producerProperty() == ProducerProperty.USER_ID) {
+      String reason = IdentityProbe.reasonOf(cause);
+      if (reason.contains(IdentityProbe.REFUSAL) && identityFailure == null) {
+        identityFailure = IdentityProbe.refusal(options.user(), reason);
+        LOG.error("RabbitMQ closed a wrapped channel: {}", identityFailure);
+      }
+    }
+  }
+
+  private void checkIdentity() throws IOException {
+    String failure = identityFailure;
+    if (failure != null) {
+      throw new IOException(failure);
+    }
   }
 
   // Publish.
@@ -92,6 +122,7 @@ public class PredictiveChannel extends ForwardingChannel {
   public void basicPublish(
       String exchange, String routingKey, AMQP.BasicProperties props, byte[] body)
       throws IOException {
+    checkIdentity();
     delegate.basicPublish(
         exchange, routingKey, stamper.stamp(exchange, routingKey, props, length(body)), body);
   }
@@ -104,12 +135,12 @@ public class PredictiveChannel extends ForwardingChannel {
       AMQP.BasicProperties props,
       byte[] body)
       throws IOException {
-    delegate.basicPublish(
-        exchange,
-        routingKey,
-        mandatory,
-        stamper.stamp(exchange, routingKey, props, length(body)),
-        body);
+    checkIdentity();
+    AMQP.BasicProperties stamped = stamper.stamp(exchange, routingKey, props, length(body));
+    if (mandatory) {
+      returns.remember(exchange, routingKey, length(body), stamped, props);
+    }
+    delegate.basicPublish(exchange, routingKey, mandatory, stamped, body);
   }
 
   @Override
@@ -121,13 +152,12 @@ public class PredictiveChannel extends ForwardingChannel {
       AMQP.BasicProperties props,
       byte[] body)
       throws IOException {
-    delegate.basicPublish(
-        exchange,
-        routingKey,
-        mandatory,
-        immediate,
-        stamper.stamp(exchange, routingKey, props, length(body)),
-        body);
+    checkIdentity();
+    AMQP.BasicProperties stamped = stamper.stamp(exchange, routingKey, props, length(body));
+    if (mandatory || immediate) {
+      returns.remember(exchange, routingKey, length(body), stamped, props);
+    }
+    delegate.basicPublish(exchange, routingKey, mandatory, immediate, stamped, body);
   }
 
   @Override
@@ -140,14 +170,35 @@ public class PredictiveChannel extends ForwardingChannel {
       ByteBuffer body,
       WriteListener writeListener)
       throws IOException {
-    delegate.basicPublish(
-        exchange,
-        routingKey,
-        mandatory,
-        immediate,
-        stamper.stamp(exchange, routingKey, props, body == null ? 0 : body.remaining()),
-        body,
-        writeListener);
+    checkIdentity();
+    long length = body == null ? 0 : body.remaining();
+    AMQP.BasicProperties stamped = stamper.stamp(exchange, routingKey, props, length);
+    if (mandatory || immediate) {
+      returns.remember(exchange, routingKey, length, stamped, props);
+    }
+    delegate.basicPublish(exchange, routingKey, mandatory, immediate, stamped, body, writeListener);
+  }
+
+  // Returns: listeners hear the caller's properties.
+
+  @Override
+  public ReturnListener addReturnListener(ReturnCallback callback) {
+    if (callback == null) {
+      return delegate.addReturnListener((ReturnCallback) null);
+    }
+    return delegate.addReturnListener(r -> callback.handle(returns.restore(r)));
+  }
+
+  @Override
+  public void addReturnListener(ReturnListener listener) {
+    delegate.addReturnListener(listener == null ? null : returns.wrap(listener));
+  }
+
+  @Override
+  public boolean removeReturnListener(ReturnListener listener) {
+    return listener != null
+        && (delegate.removeReturnListener(returns.wrap(listener))
+            || delegate.removeReturnListener(listener));
   }
 
   private static long length(byte[] body) {
@@ -193,11 +244,7 @@ public class PredictiveChannel extends ForwardingChannel {
     GetResponse response = delegate.basicGet(queue, autoAck);
     if (response != null && !autoAck) {
       DeliveryTracker.InFlight f =
-          tracker.begin(
-              response.getEnvelope(),
-              response.getProps(),
-              response.getBody() == null ? 0 : response.getBody().length,
-              false);
+          tracker.begin(response.getEnvelope(), response.getProps(), response.getBody(), false);
       tracker.handlerDone(f, true);
     }
     return response;
@@ -323,9 +370,7 @@ public class PredictiveChannel extends ForwardingChannel {
     return (consumerTag, delivery) -> {
       Envelope envelope = delivery.getEnvelope();
       byte[] body = delivery.getBody();
-      DeliveryTracker.InFlight f =
-          tracker.begin(
-              envelope, delivery.getProperties(), body == null ? 0 : body.length, autoAck);
+      DeliveryTracker.InFlight f = tracker.begin(envelope, delivery.getProperties(), body, autoAck);
       boolean succeeded = false;
       try {
         callback.handle(consumerTag, delivery);

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * Applies a {@link MessageStamper}'s {@link Stamp} to the properties of an outgoing message: the
- * priority, the {@code user-id} and the headers.
+ * priority, the producer identity ({@code user-id}, or {@code app-id} where so configured) and the
+ * headers.
  *
  * <p>Implementation notes. The stamper hands the stamp's values to {@link #properties} (an {@link
  * MessageStamper.Applier}), so no {@link Stamp} object is made on this path. A publish allocates
@@ -67,6 +68,7 @@ final class PublishStamper {
       int level,
       Integer priority,
       String userId,
+      String appId,
       Long publishedAtMicros,
       String mode) {
     if (props == null) {
@@ -83,7 +85,7 @@ final class PublishStamper {
           null,
           null,
           userId,
-          null,
+          appId,
           null);
     }
     // The constructor copies the headers view into a map of its own.
@@ -100,7 +102,7 @@ final class PublishStamper {
         props.getTimestamp(),
         props.getType(),
         userId,
-        props.getAppId(),
+        appId == null ? props.getAppId() : appId,
         props.getClusterId());
   }
 }

@@ -53,8 +53,7 @@ final class TimedConsumer implements Consumer {
   public void handleDelivery(
       String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
       throws IOException {
-    DeliveryTracker.InFlight f =
-        tracker.begin(envelope, properties, body == null ? 0 : body.length, autoAck);
+    DeliveryTracker.InFlight f = tracker.begin(envelope, properties, body, autoAck);
     boolean succeeded = false;
     try {
       delegate.handleDelivery(consumerTag, envelope, properties, body);

@@ -4,7 +4,8 @@ import io.grpc.CallCredentials;
 import io.grpc.Channel;
 import io.grpc.Metadata;
 import io.grpc.Status;
-import io.grpc.stub.StreamObserver;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
@@ -32,14 +33,18 @@ import org.slf4j.LoggerFactory;
  * A {@link Router} backed by the sidecar's route table, kept locally from a {@code WatchRoutes}
  * stream.
  *
- * <p>{@link #route} is a map lookup: it never waits for the network. While the stream is down the
- * router keeps serving the last table and reconnects with exponential backoff (100 ms doubling to
- * 10 s); once the table is older than the staleness limit (default 60 s without a successful
- * stream) every key gets the default level with {@link Outcome#UNAVAILABLE}, as it does before the
- * first table arrives. A key in the table goes to the level the table gives it, whatever its
- * verdict: the sidecar's predictor may place an untrusted key below the default level (see {@code
- * HistogramPredictor}). The mode in the table decides how levels are used: in shadow mode every key
- * is routed to the default level and its learned level is only reported.
+ * <p>{@link #route} is a map lookup: it never waits for the network. Staleness counts from the last
+ * message received on the stream (an update or one of the heartbeats the sidecar sends when it has
+ * nothing else to say), whether the stream is up or not: once nothing has arrived for the staleness
+ * limit, every key gets the default level with {@link Outcome#UNAVAILABLE}, as it does before the
+ * first table arrives, and a stream that is still open (a hung sidecar keeps its connections) is
+ * cancelled and opened again. While the stream is down the router keeps serving the last table
+ * until it goes stale, and reconnects with exponential backoff (100 ms doubling to 10 s). Give the
+ * staleness limit a few heartbeat intervals of the sidecar (5 s by default). A key in the table
+ * goes to the level the table gives it, whatever its verdict: the sidecar's predictor may place an
+ * untrusted key below the default level (see {@code HistogramPredictor}). The mode in the table
+ * decides how levels are used: in shadow mode every key is routed to the default level and its
+ * learned level is only reported.
  *
  * <p>Assumptions and guarantees: thread-safe; {@link #route} never blocks and never throws. Table
  * updates arrive on the gRPC executor and replace the table or change single entries atomically per
@@ -62,6 +67,8 @@ public final class SidecarRouter implements Router, AutoCloseable {
   private volatile Table table;
   private volatile long connectedSinceNanos = -1;
   private volatile long lastGoodNanos;
+  private volatile ClientCallStreamObserver<WatchRoutesRequest> call;
+  private final AtomicLong staleCancels = new AtomicLong();
   private volatile boolean closed;
   private long backoffMillis = MIN_BACKOFF_MILLIS;
 
@@ -115,15 +122,36 @@ public final class SidecarRouter implements Router, AutoCloseable {
             Ticker.SYSTEM,
             "pid-" + ProcessHandle.current().pid(),
             bearerToken == null ? null : new BearerToken(bearerToken));
-    router.scheduler.execute(router::connect);
+    router.start();
     return router;
+  }
+
+  /** Opens the stream and starts the watchdog that cancels a stream gone silent. */
+  void start() {
+    scheduler.execute(this::connect);
+    long every = Math.max(1, staleAfterNanos / 4);
+    scheduler.scheduleWithFixedDelay(this::checkStale, every, every, TimeUnit.NANOSECONDS);
+  }
+
+  private boolean stale() {
+    return ticker.nanos() - lastGoodNanos > staleAfterNanos;
+  }
+
+  private void checkStale() {
+    ClientCallStreamObserver<WatchRoutesRequest> c = call;
+    if (c != null && connectedSinceNanos >= 0 && stale()) {
+      staleCancels.incrementAndGet();
+      LOG.warn(
+          "no route update or heartbeat for {} ms: the sidecar is hung or cut off; reconnecting",
+          TimeUnit.NANOSECONDS.toMillis(staleAfterNanos));
+      c.cancel("no route update or heartbeat within the staleness limit", null);
+    }
   }
 
   @Override
   public Prediction route(String key) {
     Table t = table;
-    if (t == null
-        || (connectedSinceNanos < 0 && ticker.nanos() - lastGoodNanos > staleAfterNanos)) {
+    if (t == null || stale()) {
       fallbacks.incrementAndGet();
       return Prediction.fallback(
           t == null ? expectedLevels / 2 : t.defaultLevel, Outcome.UNAVAILABLE, Mode.PREDICTIVE);
@@ -164,7 +192,22 @@ public final class SidecarRouter implements Router, AutoCloseable {
    * @return true while connected with a table
    */
   public boolean isConnected() {
-    return table != null && connectedSinceNanos >= 0;
+    return table != null && connectedSinceNanos >= 0 && !stale();
+  }
+
+  /** Returns the ticker time of the last update or heartbeat received, for tests. */
+  long lastMessageNanos() {
+    return lastGoodNanos;
+  }
+
+  /**
+   * Returns how many open streams were cancelled because nothing arrived within the staleness
+   * limit.
+   *
+   * @return cancellations of silent streams
+   */
+  public long staleCancels() {
+    return staleCancels.get();
   }
 
   /**
@@ -236,9 +279,20 @@ public final class SidecarRouter implements Router, AutoCloseable {
     };
   }
 
-  private final class Observer implements StreamObserver<RouteUpdate> {
+  private final class Observer implements ClientResponseObserver<WatchRoutesRequest, RouteUpdate> {
+    @Override
+    public void beforeStart(ClientCallStreamObserver<WatchRoutesRequest> requestStream) {
+      call = requestStream;
+    }
+
     @Override
     public void onNext(RouteUpdate u) {
+      if (u.getHeartbeat()) {
+        if (table != null) {
+          noteAlive();
+        }
+        return;
+      }
       if (u.getLevels() < 2
           || u.getLevels() > 10
           || u.getDefaultLevel() < 0
@@ -283,6 +337,10 @@ public final class SidecarRouter implements Router, AutoCloseable {
           current.version.set(u.getVersion());
         }
       }
+      noteAlive();
+    }
+
+    private void noteAlive() {
       long now = ticker.nanos();
       lastGoodNanos = now;
       if (connectedSinceNanos < 0) {
@@ -293,7 +351,7 @@ public final class SidecarRouter implements Router, AutoCloseable {
 
     @Override
     public void onError(Throwable t) {
-      lastGoodNanos = connectedSinceNanos >= 0 ? ticker.nanos() : lastGoodNanos;
+      call = null;
       if (!closed) {
         LOG.debug("route stream lost: {}", Status.fromThrowable(t));
       }
@@ -302,7 +360,7 @@ public final class SidecarRouter implements Router, AutoCloseable {
 
     @Override
     public void onCompleted() {
-      lastGoodNanos = ticker.nanos();
+      call = null;
       scheduleReconnect();
     }
   }

@@ -132,7 +132,7 @@ public final class DemoCommand implements Callable<Integer> {
       ManagedChannel grpc =
           ManagedChannelBuilder.forAddress("127.0.0.1", sidecar.grpcPort()).usePlaintext().build();
       try (SidecarRouter router = SidecarRouter.watch(grpc, 3, Duration.ofSeconds(30), null);
-          ReportPublisher reports = ReportPublisher.start(consumerConnection)) {
+          ReportPublisher reports = ReportPublisher.start(factory)) {
         var admin = SidecarGrpc.newBlockingStub(grpc);
         List<DemoWorkload.Job> jobs = DemoWorkload.plan(seed, timeScale);
         out.printf(

@@ -1,0 +1,145 @@
+package io.harbinger.rabbit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import io.harbinger.proto.v1.DurationReport;
+import io.harbinger.proto.v1.Outcome;
+import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.Quietly;
+import io.harbinger.testing.TemporaryUser;
+import io.harbinger.testing.TestBroker;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The report publisher on the real brokers: confirms, a channel error, a refused identity. */
+class ReportPublisherIT {
+
+  private static DurationReport report(int i) {
+    return DurationReport.newBuilder()
+        .setProducer("shop")
+        .setJobType("it-" + i)
+        .setOutcome(Outcome.OUTCOME_ACK)
+        .setHandlerNanos(1_000_000)
+        .build();
+  }
+
+  @EachBroker
+  void exchangeDeletedThenDeclaredAgain_failedBatchIsNotCountedAsSent_andReportingResumes(
+      TestBroker broker) throws Exception {
+    String exchange = TestBroker.unique("reports");
+    Connection listener = broker.newConnection("harbinger-it-listener");
+    AtomicLong received = new AtomicLong();
+    List<String> userIds = new CopyOnWriteArrayList<>();
+    Channel listen = listener.createChannel();
+    listen.exchangeDeclare(exchange, "fanout", true);
+    String q = listen.queueDeclare("", false, true, true, null).getQueue();
+    listen.queueBind(q, exchange, "");
+    listen.basicConsume(
+        q,
+        true,
+        (tag, d) -> {
+          received.addAndGet(ReportBatch.parseFrom(d.getBody()).getReportsCount());
+          userIds.add(d.getProperties().getUserId());
+        },
+        tag -> {});
+    ReportPublisher publisher =
+        ReportPublisher.builder(broker.factory())
+            .exchange(exchange)
+            .batchSize(10)
+            .flushInterval(Duration.ofMillis(20))
+            .start();
+    try {
+      for (int i = 0; i < 10; i++) {
+        publisher.accept(report(i));
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> received.get() == 10);
+
+      try (Channel ch = listener.createChannel()) {
+        ch.exchangeDelete(exchange);
+      }
+      for (int i = 0; i < 10; i++) {
+        publisher.accept(report(i));
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> publisher.failedBatches() == 1);
+
+      Channel again = listener.createChannel();
+      again.exchangeDeclare(exchange, "fanout", true);
+      again.queueBind(q, exchange, "");
+      for (int i = 0; i < 10; i++) {
+        publisher.accept(report(i));
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> received.get() == 20);
+
+      assertThat(publisher.sent()).isEqualTo(20);
+      assertThat(publisher.dropped()).isEqualTo(10);
+      assertThat(userIds).containsOnly(broker.factory().getUsername());
+    } finally {
+      Quietly.close(publisher);
+      Quietly.deleteExchange(listener, exchange);
+      Quietly.close(listener);
+    }
+  }
+
+  @EachBroker
+  void start_userIdOfAnotherUser_failsAtOnceNamingTheProblem(TestBroker broker) {
+    String exchange = TestBroker.unique("reports");
+    try {
+      assertThatThrownBy(
+              () ->
+                  ReportPublisher.builder(broker.factory())
+                      .exchange(exchange)
+                      .userId("someone-else")
+                      .start())
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("user-id 'someone-else'")
+          .hasMessageContaining("406");
+    } finally {
+      Quietly.delete(broker, List.of(), List.of(exchange));
+    }
+  }
+
+  @EachBroker
+  void reporterWithWriteOnTheExchangeOnly_publishesReports(TestBroker broker) throws Exception {
+    String exchange = TestBroker.unique("reports");
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    AtomicLong received = new AtomicLong();
+    Channel listen = admin.createChannel();
+    listen.exchangeDeclare(exchange, "fanout", true);
+    String q = listen.queueDeclare("", false, true, true, null).getQueue();
+    listen.queueBind(q, exchange, "");
+    listen.basicConsume(
+        q,
+        true,
+        (tag, d) -> received.addAndGet(ReportBatch.parseFrom(d.getBody()).getReportsCount()),
+        tag -> {});
+    TemporaryUser reporter =
+        broker.addUser("reporter", "^$", "^" + exchange.replace(".", "\\.") + "$", "^$");
+    ReportPublisher publisher = null;
+    try (reporter) {
+      publisher =
+          ReportPublisher.builder(reporter.factory())
+              .exchange(exchange)
+              .flushInterval(Duration.ofMillis(20))
+              .start();
+      for (int i = 0; i < 5; i++) {
+        publisher.accept(report(i));
+      }
+      ReportPublisher p = publisher;
+      await().atMost(Duration.ofSeconds(10)).until(() -> received.get() == 5);
+      assertThat(p.sent()).isEqualTo(5);
+      assertThat(p.userId()).isEqualTo(reporter.name());
+    } finally {
+      Quietly.close(publisher);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+    }
+  }
+}

@@ -1,0 +1,218 @@
+package io.harbinger.sidecar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import io.grpc.ManagedChannel;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.harbinger.predictor.Keys;
+import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.testing.BrokerKind;
+import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.Quietly;
+import io.harbinger.testing.TemporaryUser;
+import io.harbinger.testing.TestBroker;
+import io.harbinger.testing.WithBroker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sidecar against the real brokers under faults: an oversized message, forged reports from
+ * another user, its report queue's bounds, and a consumer that RabbitMQ cancels.
+ */
+class SidecarFaultsIT {
+
+  @TempDir Path dir;
+
+  private TestBroker broker;
+  private final String exchange = TestBroker.unique("reports");
+  private final List<Sidecar> sidecars = new ArrayList<>();
+  private final List<String> queues = new ArrayList<>();
+  private final List<ManagedChannel> channels = new ArrayList<>();
+
+  @BeforeEach
+  void setUp(TestBroker broker) {
+    this.broker = broker;
+  }
+
+  @AfterEach
+  void tearDown() {
+    channels.forEach(ManagedChannel::shutdownNow);
+    sidecars.forEach(Sidecar::close);
+    Quietly.delete(broker, queues, List.of(exchange));
+  }
+
+  private Sidecar start(String replica, String... overrides) throws Exception {
+    Path snapshots = Files.createDirectories(dir.resolve(replica));
+    List<String> settings =
+        new ArrayList<>(
+            List.of(
+                "replica-id",
+                replica,
+                "rabbitmq.uri",
+                broker.bareUri(),
+                "rabbitmq.username",
+                broker.factory().getUsername(),
+                "rabbitmq.reports-exchange",
+                exchange));
+    settings.addAll(List.of(overrides));
+    SidecarConfig config = SidecarTestSupport.config(snapshots, settings.toArray(String[]::new));
+    queues.add(config.reportQueue());
+    String name = InProcessServerBuilder.generateName();
+    Sidecar s = Sidecar.start(config, InProcessServerBuilder.forName(name), true);
+    sidecars.add(s);
+    channels.add(InProcessChannelBuilder.forName(name).build());
+    return s;
+  }
+
+  private ServingStatus health() {
+    return HealthGrpc.newBlockingStub(channels.get(channels.size() - 1))
+        .check(HealthCheckRequest.getDefaultInstance())
+        .getStatus();
+  }
+
+  private AMQP.BasicProperties asReporter() {
+    return new AMQP.BasicProperties.Builder().userId(broker.factory().getUsername()).build();
+  }
+
+  private String queueLine(String queue) throws Exception {
+    for (String line :
+        broker
+            .rabbitmqctl("list_queues", "-q", "name", "messages", "consumers", "arguments")
+            .split("\n")) {
+      if (line.startsWith(queue + "\t") || line.startsWith(queue + " ")) {
+        return line;
+      }
+    }
+    return "";
+  }
+
+  /**
+   * RabbitMQ 3.x only: a body over amqp-client's default limit (64 MiB) must be under the broker's
+   * (128 MiB on 3.x, 16 MiB on 4.x).
+   */
+  @Test
+  @WithBroker(BrokerKind.RABBITMQ_3)
+  void messageOverTheClientsDefaultLimit_isCountedAndAcked_andTheConsumerStaysUp()
+      throws Exception {
+    Sidecar s = start("replica-big");
+    try (Connection c = broker.newConnection("harbinger-it-big");
+        Channel ch = c.createChannel()) {
+      ch.basicPublish(exchange, "", asReporter(), new byte[65 << 20]);
+      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
+    }
+    await().atMost(Duration.ofSeconds(60)).until(() -> s.reports().stats().learned() == 3);
+
+    assertThat(s.reports().stats().oversizedBatches()).isEqualTo(1);
+    assertThat(s.notReady()).isEmpty();
+    assertThat(health()).isEqualTo(ServingStatus.SERVING);
+    assertThat(queueLine(s.config().reportQueue())).containsPattern("\\s0\\s+1\\s");
+  }
+
+  @EachBroker
+  void reportsFromAnotherUser_areCountedAndIgnored_theTrustedReportersAreLearned()
+      throws Exception {
+    Sidecar s = start("replica-trust");
+    String user = broker.factory().getUsername();
+    String key = Keys.of(user, "send_email");
+    TemporaryUser bob = broker.addUser("bob", "", ".*", "");
+    try (bob;
+        Connection bobs = bob.newConnection("harbinger-it-bob");
+        Channel ch = bobs.createChannel()) {
+      AMQP.BasicProperties asBob = new AMQP.BasicProperties.Builder().userId(bob.name()).build();
+      ReportBatch.Builder forged = ReportBatch.newBuilder();
+      for (int i = 0; i < 300; i++) {
+        forged.addReports(SidecarTestSupport.ack(user, "send_email", 29_500_000_000L));
+      }
+      ReportBatch.Builder flood = ReportBatch.newBuilder();
+      for (int i = 0; i < 2_000; i++) {
+        flood.addReports(SidecarTestSupport.ack(bob.name(), "flood-" + i, 1_000));
+      }
+      ch.basicPublish(exchange, "", asBob, forged.build().toByteArray());
+      ch.basicPublish(exchange, "", null, forged.build().toByteArray());
+      ch.basicPublish(exchange, "", asBob, flood.build().toByteArray());
+    }
+    try (Connection c = broker.newConnection("harbinger-it-trusted");
+        Channel ch = c.createChannel()) {
+      ReportBatch.Builder real = ReportBatch.newBuilder();
+      for (int i = 0; i < 30; i++) {
+        real.addReports(SidecarTestSupport.ack(user, "send_email", 1_400_000));
+      }
+      ch.basicPublish(exchange, "", asReporter(), real.build().toByteArray());
+    }
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> s.reports().stats().untrustedBatches() == 3);
+    await().atMost(Duration.ofSeconds(20)).until(() -> s.reports().stats().learned() == 30);
+    assertThat(s.keyStats(key).orElseThrow().medianNanos()).isLessThan(2e6);
+    assertThat(s.predictor().stats().keys()).isEqualTo(1);
+    assertThat(s.metrics().scrape())
+        .contains("harbinger_reports_rejected_total{reason=\"untrusted_batch\"} 3.0");
+  }
+
+  @EachBroker
+  void reportQueue_isDeclaredWithALengthLimitDroppingTheOldestAndAnExpiry() throws Exception {
+    Sidecar s =
+        start("replica-bounds", "reports.queue-max-length", "500", "reports.queue-expiry", "2h");
+
+    String line = queueLine(s.config().reportQueue());
+    assertThat(line)
+        .contains("x-max-length")
+        .contains("500")
+        .contains("drop-head")
+        .contains("x-expires")
+        .contains("7200000");
+  }
+
+  @EachBroker
+  void reportQueueThatExistsWithoutBounds_isUsedAsItIs(TestBroker broker) throws Exception {
+    String queue = exchange + ".replica-old";
+    try (Connection c = broker.newConnection("harbinger-it-old");
+        Channel ch = c.createChannel()) {
+      ch.queueDeclare(queue, true, false, false, Map.of());
+    }
+    Sidecar s = start("replica-old");
+    try (Connection c = broker.newConnection("harbinger-it-old");
+        Channel ch = c.createChannel()) {
+      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(2));
+    }
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> s.reports().stats().learned() == 6);
+    assertThat(s.notReady()).isEmpty();
+  }
+
+  @EachBroker
+  void reportQueueDeleted_healthSaysNotServing_untilTheSidecarHasSubscribedAgain()
+      throws Exception {
+    Sidecar s = start("replica-cancel");
+    await().atMost(Duration.ofSeconds(10)).until(() -> health() == ServingStatus.SERVING);
+
+    try (Connection c = broker.newConnection("harbinger-it-delete");
+        Channel ch = c.createChannel()) {
+      ch.queueDelete(s.config().reportQueue());
+    }
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> health() == ServingStatus.NOT_SERVING);
+    assertThat(s.notReady()).hasValueSatisfying(r -> assertThat(r).contains("cancelled"));
+    await().atMost(Duration.ofSeconds(20)).until(() -> health() == ServingStatus.SERVING);
+    try (Connection c = broker.newConnection("harbinger-it-after");
+        Channel ch = c.createChannel()) {
+      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> s.reports().stats().learned() == 3);
+  }
+}
