@@ -365,6 +365,10 @@ public final class ConfigLoader {
         "predictor.max-keys",
         () -> r.integer("predictor.max-keys", 16, Integer.MAX_VALUE),
         b::maxKeys);
+    r.with(
+        "predictor.demote-untrusted",
+        () -> r.bool("predictor.demote-untrusted"),
+        b::demoteUntrusted);
     r.with("keys.size-bins", () -> r.bool("keys.size-bins"), b::sizeBins);
     try {
       return b.build();
