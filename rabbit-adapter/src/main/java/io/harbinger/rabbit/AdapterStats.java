@@ -20,6 +20,7 @@ public final class AdapterStats {
   final LongAdder unmatchedSettles = new LongAdder();
   final LongAdder sinkFailures = new LongAdder();
   final LongAdder prefetchWarnings = new LongAdder();
+  final LongAdder unreadableStamps = new LongAdder();
 
   /** Creates zeroed counters. */
   public AdapterStats() {}
@@ -118,6 +119,18 @@ public final class AdapterStats {
   }
 
   /**
+   * Returns the deliveries whose stamp a wrapped consumer could not read in full: an {@code
+   * x-harbinger} header that is malformed or from a newer producer, or a level outside the
+   * consumer's levels. Each was still handed to its handler, settled as the handler chose and
+   * reported, at unknown level.
+   *
+   * @return the count
+   */
+  public long unreadableStamps() {
+    return unreadableStamps.sum();
+  }
+
+  /**
    * Adds one to a counter; for the adapter's internal package.
    *
    * @param counter the counter
@@ -138,6 +151,7 @@ public final class AdapterStats {
       case UNMATCHED_SETTLE -> unmatchedSettles;
       case SINK_FAILURE -> sinkFailures;
       case PREFETCH_WARNING -> prefetchWarnings;
+      case UNREADABLE_STAMP -> unreadableStamps;
     };
   }
 
@@ -162,6 +176,8 @@ public final class AdapterStats {
     /** See {@link AdapterStats#sinkFailures()}. */
     SINK_FAILURE,
     /** See {@link AdapterStats#prefetchWarnings()}. */
-    PREFETCH_WARNING
+    PREFETCH_WARNING,
+    /** See {@link AdapterStats#unreadableStamps()}. */
+    UNREADABLE_STAMP
   }
 }

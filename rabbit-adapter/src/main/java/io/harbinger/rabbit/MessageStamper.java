@@ -31,7 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <pre>{@code
  * MessageStamper stamper = MessageStamper.create(options, "4.0.5");
  * Stamp stamp = stamper.stamp("", "jobs", "send_email", body.length, null, null);
- * // stamp.priority(), stamp.userId(), stamp.putHeaders(headers)
+ * // stamp.priority(), stamp.userId(), stamp.putHeaders(headers): x-harbinger = v1;l=0;m=p;t=...
  * }</pre>
  *
  * <p>Implementation notes. The key of a job type is cached up to {@value #MAX_CACHED_KEYS} job
@@ -41,7 +41,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * through a wrapped channel or {@link PriorityQueues}; any other publish, and one to a queue of
  * unknown type, keeps the classic mapping (rabbitmq-facts section 1.2). One stamp reads the clock
  * once, makes one router lookup, which is a local call by the {@link Router} contract, and
- * allocates the stamp and its boxed publish time (DESIGN.md: the publish path never blocks on
+ * allocates the stamp and its header's value (DESIGN.md: the publish path never blocks on
  * Harbinger).
  *
  * <p>Thread-safe and lock-free: the key cache is a concurrent map read without locking.
@@ -228,7 +228,8 @@ public final class MessageStamper {
      * @param userId the {@code user-id} to publish with, as {@link Stamp#userId()}
      * @param appId the {@code app-id} to publish with, as {@link Stamp#appId()}: null keeps the
      *     caller's
-     * @param publishedAtMicros the value of {@code x-harbinger-published-at}, boxed once
+     * @param publishedAtMicros the publish time in epoch microseconds, as {@link
+     *     Stamp#publishedAtMicros()}; {@link Stamp#headerValue(long, int, String)} makes the header
      * @param mode the mode, as {@link Stamp#mode()}
      * @return the result
      */
@@ -238,7 +239,7 @@ public final class MessageStamper {
         Integer priority,
         String userId,
         String appId,
-        Long publishedAtMicros,
+        long publishedAtMicros,
         String mode);
   }
 
@@ -291,7 +292,8 @@ public final class MessageStamper {
   }
 
   /**
-   * Returns a clock's time in epoch microseconds, the unit of {@code x-harbinger-published-at}.
+   * Returns a clock's time in epoch microseconds, the unit of the publish time in {@code
+   * x-harbinger}.
    *
    * @param clock the wall clock
    * @return microseconds since the epoch

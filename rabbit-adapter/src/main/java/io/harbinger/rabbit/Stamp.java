@@ -1,7 +1,6 @@
 package io.harbinger.rabbit;
 
-import io.harbinger.predictor.PredictorConfig;
-import java.util.List;
+import io.harbinger.rabbit.internal.CompactStamp;
 import java.util.Map;
 import java.util.Objects;
 
@@ -12,23 +11,20 @@ import java.util.Objects;
  * <p>A {@link MessageStamper} computes it; the wrapped channel and framework integrations apply it
  * to their own message types, so every integration stamps the same way. Example, for a trained key
  * at level 0 of 3 on a classic priority queue: level 0, priority 2, the connection's user, and the
- * headers {@code x-harbinger-published-at} (epoch microseconds), {@code x-harbinger-level = 0} and
- * {@code x-harbinger-mode = predictive}.
+ * one header {@code x-harbinger = v1;l=0;m=p;t=...} carrying the publish time in epoch
+ * microseconds, the level and the mode.
  *
  * <p>Immutable and thread-safe.
  */
 public final class Stamp {
 
-  /** The names of the headers a stamp adds, in the order {@link #headerValue} indexes them. */
-  public static final List<String> HEADER_NAMES =
-      List.of(HarbingerHeaders.PUBLISHED_AT, HarbingerHeaders.LEVEL, HarbingerHeaders.MODE);
-
   private final Integer level;
   private final Integer priority;
   private final String userId;
   private final String appId;
-  private final Long publishedAtMicros;
+  private final long publishedAtMicros;
   private final String mode;
+  private final String header;
 
   /**
    * Creates a stamp.
@@ -37,7 +33,7 @@ public final class Stamp {
    *     chosen)
    * @param priority the AMQP priority to publish with, or null to send none
    * @param userId the {@code user-id} to publish with, non-null
-   * @param publishedAtMicros the publish time, in epoch microseconds
+   * @param publishedAtMicros the publish time, in epoch microseconds, positive
    * @param mode {@code predictive}, {@code shadow} or {@code off}
    */
   public Stamp(int level, Integer priority, String userId, long publishedAtMicros, String mode) {
@@ -47,7 +43,7 @@ public final class Stamp {
         priority,
         Objects.requireNonNull(userId, "userId"),
         null,
-        Long.valueOf(publishedAtMicros),
+        publishedAtMicros,
         mode);
   }
 
@@ -58,18 +54,16 @@ public final class Stamp {
       Integer priority,
       String userId,
       String appId,
-      Long publishedAtMicros,
+      long publishedAtMicros,
       String mode) {
-    if (level < 0 || level >= PredictorConfig.MAX_LEVELS) {
-      throw new IllegalArgumentException(
-          "level must be in [0, " + PredictorConfig.MAX_LEVELS + "): " + level);
-    }
+    // Checks the level, the time and the mode, each with its rule.
+    this.header = CompactStamp.encode(publishedAtMicros, level, mode);
     this.level = level;
     this.priority = priority;
     this.userId = userId;
     this.appId = appId;
-    this.publishedAtMicros = Objects.requireNonNull(publishedAtMicros, "publishedAtMicros");
-    this.mode = Objects.requireNonNull(mode, "mode");
+    this.publishedAtMicros = publishedAtMicros;
+    this.mode = mode;
   }
 
   /**
@@ -112,7 +106,7 @@ public final class Stamp {
   }
 
   /**
-   * Returns the publish time carried by {@code x-harbinger-published-at}.
+   * Returns the publish time carried by the {@code x-harbinger} header.
    *
    * @return epoch microseconds
    */
@@ -130,44 +124,39 @@ public final class Stamp {
   }
 
   /**
-   * Returns the value of one of the headers this stamp adds.
+   * Returns the value of the {@link HarbingerHeaders#STAMP} header this stamp adds.
    *
-   * @param index the header's index in {@link #HEADER_NAMES}, in [0, 3)
-   * @return a {@code Long} for the publish time, an {@code Integer} for the level, a {@code String}
-   *     for the mode
+   * <p>Format: {@code v1;l=LEVEL;m=MODE;t=MICROS}, with the mode as one letter ({@code p}
+   * predictive, {@code s} shadow, {@code o} off) and the publish time in epoch microseconds. Level
+   * 0, predictive, published at 2026-12-01T12:00:00.000001Z: {@code v1;l=0;m=p;t=1796126400000001}.
+   *
+   * @return the header's value, a string of at most 29 characters
    */
-  public Object headerValue(int index) {
-    return headerValue(index, publishedAtMicros, level, mode);
+  public String headerValue() {
+    return header;
   }
 
   /**
-   * Returns the value of one of the headers of a stamp given by its values: the one definition of
-   * which value each of {@link #HEADER_NAMES} carries.
+   * Returns the value of the {@link HarbingerHeaders#STAMP} header of a stamp given by its values:
+   * the one definition of the header's format ({@link #headerValue()}).
    *
-   * @param index the header's index in {@link #HEADER_NAMES}, in [0, 3)
-   * @param publishedAtMicros the publish time, epoch microseconds
-   * @param level the level
-   * @param mode the mode
-   * @return the value of that header
+   * @param publishedAtMicros the publish time, epoch microseconds, positive
+   * @param level the level, in [0, 10)
+   * @param mode {@code predictive}, {@code shadow} or {@code off}
+   * @return the header's value
+   * @throws IllegalArgumentException if a value is out of its range
    */
-  public static Object headerValue(int index, Long publishedAtMicros, Integer level, String mode) {
-    return switch (index) {
-      case 0 -> publishedAtMicros;
-      case 1 -> level;
-      case 2 -> mode;
-      default -> throw new IndexOutOfBoundsException("header index must be in [0, 3): " + index);
-    };
+  public static String headerValue(long publishedAtMicros, int level, String mode) {
+    return CompactStamp.encode(publishedAtMicros, level, mode);
   }
 
   /**
-   * Puts this stamp's headers into a mutable headers map, replacing any value of the same name.
+   * Puts this stamp's header into a mutable headers map, replacing any value of the same name.
    *
    * @param headers the message's headers
    */
   public void putHeaders(Map<String, Object> headers) {
-    for (int i = 0; i < HEADER_NAMES.size(); i++) {
-      headers.put(HEADER_NAMES.get(i), headerValue(i));
-    }
+    headers.put(HarbingerHeaders.STAMP, headerValue());
   }
 
   @Override

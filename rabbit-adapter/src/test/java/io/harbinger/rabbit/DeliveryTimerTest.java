@@ -43,13 +43,12 @@ class DeliveryTimerTest {
 
   /** Headers of a message published a millisecond ago at level 1; unique per message. */
   private static Map<String, Object> headers(String jobType) {
+    long publishedAt = NOW_MICROS - 1_000 - (UUID.randomUUID().getLeastSignificantBits() & 0xfff);
     return Map.of(
         "x-job-type",
         jobType,
-        HarbingerHeaders.PUBLISHED_AT,
-        NOW_MICROS - 1_000 - (UUID.randomUUID().getLeastSignificantBits() & 0xfff),
-        HarbingerHeaders.LEVEL,
-        1);
+        HarbingerHeaders.STAMP,
+        Stamp.headerValue(publishedAt, 1, "predictive"));
   }
 
   @Test

@@ -72,15 +72,7 @@ class MessageStamperTest {
     s.putHeaders(headers);
     assertThat(headers)
         .containsExactlyInAnyOrderEntriesOf(
-            Map.of(
-                "x-job-type",
-                "fast",
-                HarbingerHeaders.PUBLISHED_AT,
-                NOW_MICROS,
-                HarbingerHeaders.LEVEL,
-                0,
-                HarbingerHeaders.MODE,
-                "predictive"));
+            Map.of("x-job-type", "fast", HarbingerHeaders.STAMP, "v1;l=0;m=p;t=" + NOW_MICROS));
   }
 
   @Test
@@ -159,10 +151,14 @@ class MessageStamperTest {
 
   @Test
   void stamp_badValues_areRefusedWithTheRule() {
-    assertThatThrownBy(() -> new Stamp(10, null, "shop", 0, "predictive"))
+    assertThatThrownBy(() -> new Stamp(10, null, "shop", 1, "predictive"))
         .hasMessage("level must be in [0, 10): 10");
-    assertThatThrownBy(() -> new Stamp(0, null, "shop", 0, "predictive").headerValue(3))
-        .hasMessage("header index must be in [0, 3): 3");
+    assertThatThrownBy(() -> new Stamp(0, null, "shop", 0, "predictive"))
+        .hasMessage("publishedAtMicros must be positive epoch microseconds: 0");
+    assertThatThrownBy(() -> new Stamp(0, null, "shop", 1, "fast"))
+        .hasMessage("mode must be predictive, shadow or off: fast");
+    assertThatThrownBy(() -> Stamp.headerValue(1, -1, "off"))
+        .hasMessage("level must be in [0, 10): -1");
     assertThatThrownBy(() -> MessageStamper.create(null, null)).hasMessage("options");
   }
 }

@@ -1,8 +1,8 @@
 package io.harbinger.spring;
 
+import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.rabbit.MessageStamper;
 import io.harbinger.rabbit.Stamp;
-import java.util.Map;
 import org.springframework.amqp.core.Correlation;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessagePostProcessor;
@@ -77,7 +77,7 @@ public final class HarbingerStamping implements MessagePostProcessor, Ordered {
       Integer priority,
       String userId,
       String appId,
-      Long publishedAtMicros,
+      long publishedAtMicros,
       String mode) {
     if (priority != null) {
       props.setPriority(priority);
@@ -86,10 +86,7 @@ public final class HarbingerStamping implements MessagePostProcessor, Ordered {
     if (appId != null) {
       props.setAppId(appId);
     }
-    Map<String, Object> headers = props.getHeaders();
-    for (int i = 0; i < Stamp.HEADER_NAMES.size(); i++) {
-      headers.put(Stamp.HEADER_NAMES.get(i), Stamp.headerValue(i, publishedAtMicros, level, mode));
-    }
+    props.setHeader(HarbingerHeaders.STAMP, Stamp.headerValue(publishedAtMicros, level, mode));
     return props;
   }
 

@@ -10,6 +10,7 @@ import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.Stamp;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -64,7 +65,7 @@ class HarbingerListenerAdviceTest {
     p.setRedelivered(redelivered);
     p.setReceivedUserId("shop");
     p.setHeader("x-job-type", "mail");
-    p.setHeader(HarbingerHeaders.PUBLISHED_AT, publishedAt);
+    p.setHeader(HarbingerHeaders.STAMP, Stamp.headerValue(publishedAt, 0, "predictive"));
     return new Message(new byte[4], p);
   }
 

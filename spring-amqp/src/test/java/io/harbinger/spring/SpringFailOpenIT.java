@@ -179,9 +179,8 @@ class SpringFailOpenIT {
               r -> {
                 assertThat(r.getProps().getPriority()).isEqualTo(1);
                 assertThat(r.getProps().getUserId()).isEqualTo("guest");
-                assertThat(
-                        ((Number) r.getProps().getHeaders().get(HarbingerHeaders.LEVEL)).intValue())
-                    .isEqualTo(1);
+                assertThat(r.getProps().getHeaders().get(HarbingerHeaders.STAMP).toString())
+                    .startsWith("v1;l=1;");
               });
       HarbingerRuntime runtime = context.getBean(HarbingerRuntime.class);
       assertThat(runtime.stats().published()).isEqualTo(MESSAGES);
@@ -254,7 +253,7 @@ class SpringFailOpenIT {
     assertThat(withOff).isEqualTo(reference);
     // The comparison notices Harbinger: switched on, it stamps headers and priorities.
     assertThat(withOn).isNotEqualTo(reference);
-    assertThat(withOn.get(withOn.size() - 1).headers()).containsKey(HarbingerHeaders.LEVEL);
+    assertThat(withOn.get(withOn.size() - 1).headers()).containsKey(HarbingerHeaders.STAMP);
   }
 
   private static String[] with(String[] common, String... more) {

@@ -113,8 +113,17 @@ class SpringTemplateIT {
     assertThat(invoked).isTrue();
     await().atMost(Duration.ofSeconds(10)).until(() -> returned.size() == 1);
     assertThat(returned.get(0).getMessage().getMessageProperties().getHeaders())
-        .containsEntry(HarbingerHeaders.LEVEL, 1)
-        .containsKey(HarbingerHeaders.PUBLISHED_AT);
+        .containsKey(HarbingerHeaders.STAMP)
+        .doesNotContainKeys(HarbingerHeaders.LEVEL, HarbingerHeaders.PUBLISHED_AT);
+    assertThat(
+            returned
+                .get(0)
+                .getMessage()
+                .getMessageProperties()
+                .getHeaders()
+                .get(HarbingerHeaders.STAMP))
+        .asString()
+        .startsWith("v1;l=1;m=p;t=");
 
     List<GetResponse> got = new ArrayList<>();
     try (Connection c = broker.newConnection("harbinger-it-drain")) {
@@ -139,9 +148,9 @@ class SpringTemplateIT {
             r -> {
               assertThat(r.getProps().getPriority()).isEqualTo(1);
               assertThat(r.getProps().getUserId()).isEqualTo("guest");
-              assertThat(r.getProps().getHeaders().get(HarbingerHeaders.MODE))
-                  .hasToString("predictive");
-              assertThat(r.getProps().getHeaders()).containsKey(HarbingerHeaders.PUBLISHED_AT);
+              assertThat(r.getProps().getHeaders().get(HarbingerHeaders.STAMP).toString())
+                  .matches("v1;l=1;m=p;t=[0-9]{16}");
+              assertThat(r.getProps().getHeaders()).doesNotContainKey(HarbingerHeaders.MODE);
             });
     assertThat(context.getBean(HarbingerRuntime.class).stats().published()).isEqualTo(4);
   }

@@ -5,7 +5,9 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.rabbit.PredictiveChannels;
+import io.harbinger.rabbit.Stamp;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -87,12 +89,8 @@ public class BrokerPublishBenchmark {
                 Map.of(
                     "x-job-type",
                     "reserve",
-                    "x-harbinger-published-at",
-                    1_700_000_000_000_000L,
-                    "x-harbinger-level",
-                    0,
-                    "x-harbinger-mode",
-                    "predictive"))
+                    HarbingerHeaders.STAMP,
+                    Stamp.headerValue(1_700_000_000_000_000L, 0, "predictive")))
             .build();
   }
 

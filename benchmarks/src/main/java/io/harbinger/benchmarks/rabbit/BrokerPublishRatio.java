@@ -5,64 +5,89 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.rabbit.PredictiveChannels;
+import io.harbinger.rabbit.Stamp;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Publish throughput to the real broker: the raw channel against the wrapped one, in interleaved
- * rounds of one run, so that every arm sees the same broker and machine load.
+ * Publish throughput to the real broker: the raw channel against the wrapped one, in all eight
+ * configurations and every arm interleaved in rounds of one run, so that every arm of every
+ * configuration sees the same broker and machine load.
  *
- * <p>Five arms publish the same body on channels of one connection: {@code raw} with the
- * application's properties (content type and an {@code x-job-type} header); {@code identity}, the
- * same plus {@code user-id} and a priority, the part of Harbinger's stamp that DESIGN.md makes the
- * key's identity; {@code one-header}, identity plus {@code x-harbinger-published-at} alone, the
- * cost a contract with a single stamped header would have; {@code stamped}, raw with the wrapper's
- * exact properties prebuilt ({@code user-id}, priority and the three {@code x-harbinger-*}
- * headers); and {@code wrapped}, through {@link PredictiveChannels#wrap}. So {@code stamped / raw}
- * is the cost of the larger message (client encoding and the broker), and {@code wrapped / stamped}
- * the wrapper's own work. The order of the arms rotates every round.
+ * <p>A configuration is a target ({@code queue}: a classic priority queue capped at 10,000
+ * messages, oldest dropped; {@code unroutable}: a routing key no queue has, so the broker parses
+ * and drops each message), a body size (256 B or 4 KiB) and publisher confirms (none, or a wait
+ * every 100 publishes as a publisher that must not lose messages does): 2 x 2 x 2 = 8. In each,
+ * five arms publish the same body on channels of one connection: {@code raw} with the application's
+ * properties (content type and an {@code x-job-type} header); {@code identity}, the same plus
+ * {@code user-id} and a priority, the identity DESIGN.md requires of every stamped message, so the
+ * baseline the target is stated against; {@code three-headers}, identity plus the first version's
+ * {@code x-harbinger-published-at}, {@code -level} and {@code -mode}; {@code stamped}, identity
+ * plus the one {@code x-harbinger} header, exactly what the wrapper sends, prebuilt; and {@code
+ * wrapped}, through {@link PredictiveChannels#wrap}. So {@code stamped / identity} is the cost of
+ * the stamp header on the wire, {@code wrapped / stamped} the wrapper's own work, and {@code
+ * wrapped / raw} what a user sees. Each round visits the configurations and, within each, the arms
+ * in an order that rotates every round.
  *
- * <p>For each arm it prints the median throughput, the client thread's CPU time per publish and,
- * when the broker runs on this machine, the broker's CPU time per publish (from {@code
- * /proc/PID/stat} of the {@code beam.smp} process, summed over the arm's rounds); for each ratio
- * against raw, the median of the per-round ratios with a 95% bootstrap interval (2,000 resamples of
- * the rounds, seed 2026).
+ * <p>For each configuration and arm it prints the median throughput, the client thread's CPU time
+ * per publish and, when the broker's process is known, its CPU time per publish (from {@code
+ * /proc/PID/stat}, summed over the arm's rounds); for each ratio, the median of the per-round
+ * ratios with a 95% bootstrap interval (2,000 resamples of the rounds, seed 2026); and whether the
+ * target holds: {@code wrapped / raw} at least 0.97 wherever {@code identity / raw} reaches 0.97.
  *
  * <p>Run with {@code java -cp benchmarks/target/benchmarks.jar
- * io.harbinger.benchmarks.rabbit.BrokerPublishRatio [--target queue|unroutable] [--body BYTES]
- * [--confirm-every N] [--rounds N] [--per-round N]}. {@code queue} (the default) publishes into a
- * classic priority queue capped at 10,000 messages (oldest dropped); {@code unroutable} to a
- * routing key no queue has, so the broker parses and drops each message. {@code --confirm-every N}
- * turns on publisher confirms and waits for them every N publishes, as a publisher that must not
- * lose messages does (0, the default, publishes without confirms). The broker is found from {@code
- * RABBITMQ_URI} (default the loopback guest account).
+ * io.harbinger.benchmarks.rabbit.BrokerPublishRatio [--only CONFIG,...] [--rounds N] [--per-round
+ * N] [--warmup N] [--broker-pid PID]}, a configuration named {@code target/body/confirm-every} such
+ * as {@code queue/4096/100}. The broker is found from {@code RABBITMQ_URI} (default the loopback
+ * guest account); its CPU is read from the one local {@code beam.smp} process, or from {@code
+ * --broker-pid} where several run.
  */
 public final class BrokerPublishRatio {
 
-  private static final String[] ARMS = {"raw", "identity", "one-header", "stamped", "wrapped"};
+  static final List<String> ARMS =
+      List.of("raw", "identity", "three-headers", "stamped", "wrapped");
   private static final int RAW = 0;
+  private static final int IDENTITY = 1;
+  private static final int THREE = 2;
+  private static final int STAMPED = 3;
+  private static final int WRAPPED = 4;
+  private static final double TARGET = 0.97;
+
+  /** The eight configurations measured by default, in the order printed. */
+  static final List<Config> ALL =
+      List.of(
+          new Config("unroutable", 256, 0),
+          new Config("unroutable", 256, 100),
+          new Config("unroutable", 4096, 0),
+          new Config("unroutable", 4096, 100),
+          new Config("queue", 256, 0),
+          new Config("queue", 256, 100),
+          new Config("queue", 4096, 0),
+          new Config("queue", 4096, 100));
 
   private final Options options;
-  private final Channel[] channels = new Channel[ARMS.length];
-  private final AMQP.BasicProperties[] properties = new AMQP.BasicProperties[ARMS.length];
-  private final byte[] body;
+  private final List<Config> configs;
+  private final Channel[][] channels;
+  private final AMQP.BasicProperties[] properties = new AMQP.BasicProperties[ARMS.size()];
   private BrokerFixture fixture;
-  private Connection connection;
-  private String queue;
-  private String routingKey;
 
   private BrokerPublishRatio(Options options) {
     this.options = options;
-    this.body = new byte[options.body];
+    this.configs = options.configs;
+    this.channels = new Channel[configs.size()][ARMS.size()];
   }
 
   /**
@@ -78,8 +103,8 @@ public final class BrokerPublishRatio {
     } catch (IllegalArgumentException e) {
       System.err.println("BrokerPublishRatio: " + e.getMessage());
       System.err.println(
-          "usage: BrokerPublishRatio [--target queue|unroutable] [--body BYTES]"
-              + " [--confirm-every N] [--rounds N] [--per-round N]");
+          "usage: BrokerPublishRatio [--only CONFIG,...] [--rounds N] [--per-round N]"
+              + " [--warmup N] [--broker-pid PID]   (CONFIG: queue|unroutable/BYTES/CONFIRM-EVERY)");
       System.exit(2);
       return;
     }
@@ -94,39 +119,43 @@ public final class BrokerPublishRatio {
 
   private void setUp() throws Exception {
     fixture = BrokerFixture.open("harbinger.bench.ratio");
-    queue = fixture.queue;
-    connection = fixture.connection;
-    routingKey = options.target.equals("queue") ? queue : queue + ".nobody";
+    Connection connection = fixture.connection;
     String user = fixture.user;
     HistogramPredictor predictor = fixture.trainedPredictor();
-    for (int arm = 0; arm < ARMS.length; arm++) {
-      Channel ch = connection.createChannel();
-      if (options.confirmEvery > 0) {
-        ch.confirmSelect();
+    for (int c = 0; c < configs.size(); c++) {
+      for (int arm = 0; arm < ARMS.size(); arm++) {
+        Channel ch = connection.createChannel();
+        if (configs.get(c).confirmEvery > 0) {
+          ch.confirmSelect();
+        }
+        channels[c][arm] =
+            arm == WRAPPED
+                ? PredictiveChannels.wrap(
+                    ch, ChannelOptions.builder(user).router(predictor).build())
+                : ch;
       }
-      channels[arm] =
-          ARMS[arm].equals("wrapped")
-              ? PredictiveChannels.wrap(ch, ChannelOptions.builder(user).router(predictor).build())
-              : ch;
     }
     AMQP.BasicProperties app =
         new AMQP.BasicProperties.Builder()
             .contentType("application/json")
             .headers(Map.of("x-job-type", "reserve"))
             .build();
-    Map<String, Object> stampedHeaders = new HashMap<>();
-    stampedHeaders.put("x-job-type", "reserve");
-    stampedHeaders.put("x-harbinger-published-at", 1_700_000_000_000_000L);
-    stampedHeaders.put("x-harbinger-level", 0);
-    stampedHeaders.put("x-harbinger-mode", "predictive");
-    Map<String, Object> oneHeader = new HashMap<>();
-    oneHeader.put("x-job-type", "reserve");
-    oneHeader.put("x-harbinger-published-at", 1_700_000_000_000_000L);
-    properties[0] = app;
-    properties[1] = app.builder().priority(2).userId(user).build();
-    properties[2] = app.builder().priority(2).userId(user).headers(oneHeader).build();
-    properties[3] = app.builder().priority(2).userId(user).headers(stampedHeaders).build();
-    properties[4] = app;
+    // The trained predictor puts "reserve" at level 0: priority 2 of a 3-level queue.
+    long publishedAt = 1_796_126_400_000_001L;
+    Map<String, Object> three = new HashMap<>();
+    three.put("x-job-type", "reserve");
+    three.put(HarbingerHeaders.PUBLISHED_AT, publishedAt);
+    three.put(HarbingerHeaders.LEVEL, 0);
+    three.put(HarbingerHeaders.MODE, "predictive");
+    Map<String, Object> one = new HashMap<>();
+    one.put("x-job-type", "reserve");
+    one.put(HarbingerHeaders.STAMP, Stamp.headerValue(publishedAt, 0, "predictive"));
+    AMQP.BasicProperties identity = app.builder().priority(2).userId(user).build();
+    properties[RAW] = app;
+    properties[IDENTITY] = identity;
+    properties[THREE] = identity.builder().headers(three).build();
+    properties[STAMPED] = identity.builder().headers(one).build();
+    properties[WRAPPED] = app;
   }
 
   private void tearDown() throws Exception {
@@ -134,70 +163,103 @@ public final class BrokerPublishRatio {
   }
 
   private void measure() throws Exception {
-    Optional<Path> broker = BrokerCpu.find();
+    Optional<Path> broker = BrokerCpu.find(options.brokerPid);
+    int arms = ARMS.size();
     System.out.printf(
-        "target %s, body %d bytes, %s, %d rounds of %d publishes per arm; broker CPU %s%n",
-        options.target,
-        options.body,
-        options.confirmEvery > 0
-            ? "publisher confirms every " + options.confirmEvery
-            : "no publisher confirms",
+        "%d configurations x %d arms interleaved, %d rounds of %d publishes each; broker CPU %s%n",
+        configs.size(),
+        arms,
         options.rounds,
         options.perRound,
-        broker.map(p -> "from " + p).orElse("not measured (no local beam.smp process found)"));
+        broker
+            .map(p -> "from " + p)
+            .orElse("not measured (give --broker-pid, or run one local beam.smp)"));
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-    for (int warm = 0; warm < 3; warm++) {
-      for (int arm = 0; arm < ARMS.length; arm++) {
-        round(arm, mx, broker);
+    for (int warm = 0; warm < options.warmup; warm++) {
+      for (int c = 0; c < configs.size(); c++) {
+        for (int arm = 0; arm < arms; arm++) {
+          round(c, arm, mx, broker);
+        }
       }
     }
-    double[][] rate = new double[ARMS.length][options.rounds];
-    double[] clientCpu = new double[ARMS.length];
-    double[] brokerCpu = new double[ARMS.length];
+    double[][][] rate = new double[configs.size()][arms][options.rounds];
+    double[][] clientCpu = new double[configs.size()][arms];
+    double[][] brokerCpu = new double[configs.size()][arms];
     long started = System.nanoTime();
     for (int r = 0; r < options.rounds; r++) {
-      for (int k = 0; k < ARMS.length; k++) {
-        int arm = (r + k) % ARMS.length;
-        Round result = round(arm, mx, broker);
-        rate[arm][r] = result.rate;
-        clientCpu[arm] += result.clientCpuNanos;
-        brokerCpu[arm] += result.brokerCpuNanos;
+      for (int j = 0; j < configs.size(); j++) {
+        int c = (r + j) % configs.size();
+        for (int k = 0; k < arms; k++) {
+          int arm = (r + k) % arms;
+          Round result = round(c, arm, mx, broker);
+          rate[c][arm][r] = result.rate;
+          clientCpu[c][arm] += result.clientCpuNanos;
+          brokerCpu[c][arm] += result.brokerCpuNanos;
+        }
       }
-      if ((r + 1) % 10 == 0 || r + 1 == options.rounds) {
-        System.err.printf(
-            "  %d/%d rounds, %.0f s%n", r + 1, options.rounds, (System.nanoTime() - started) / 1e9);
-      }
+      System.err.printf(
+          "  %d/%d rounds, %.0f s%n", r + 1, options.rounds, (System.nanoTime() - started) / 1e9);
     }
     long total = (long) options.rounds * options.perRound;
-    System.out.println("arm          publishes/s  client CPU us/publish  broker CPU us/publish");
-    for (int arm = 0; arm < ARMS.length; arm++) {
-      System.out.printf(
-          "%-12s %11.0f  %21.2f  %21s%n",
-          ARMS[arm],
-          median(rate[arm]),
-          clientCpu[arm] / total / 1e3,
-          broker.isPresent() ? String.format("%.2f", brokerCpu[arm] / total / 1e3) : "-");
+    List<String> summary = new ArrayList<>();
+    for (int c = 0; c < configs.size(); c++) {
+      Config config = configs.get(c);
+      System.out.println("=== " + config.name() + " (" + config.describe() + ")");
+      System.out.println(
+          "arm             publishes/s  client CPU us/publish  broker CPU us/publish");
+      for (int arm = 0; arm < arms; arm++) {
+        System.out.printf(
+            "%-15s %11.0f  %21.2f  %21s%n",
+            ARMS.get(arm),
+            median(rate[c][arm]),
+            clientCpu[c][arm] / total / 1e3,
+            broker.isPresent() ? String.format("%.2f", brokerCpu[c][arm] / total / 1e3) : "-");
+      }
+      double[] identity = ratios(rate[c][IDENTITY], rate[c][RAW]);
+      double[] wrapped = ratios(rate[c][WRAPPED], rate[c][RAW]);
+      printRatio("identity / raw", identity);
+      printRatio("three-headers / raw", ratios(rate[c][THREE], rate[c][RAW]));
+      printRatio("stamped / raw", ratios(rate[c][STAMPED], rate[c][RAW]));
+      printRatio("stamped / identity", ratios(rate[c][STAMPED], rate[c][IDENTITY]));
+      printRatio("wrapped / stamped", ratios(rate[c][WRAPPED], rate[c][STAMPED]));
+      printRatio("wrapped / identity", ratios(rate[c][WRAPPED], rate[c][IDENTITY]));
+      printRatio("wrapped / raw", wrapped);
+      String verdict = verdict(median(identity), median(wrapped));
+      System.out.println("target: " + verdict);
+      summary.add(
+          String.format(
+              "%-19s wrapped/raw %.3f  identity/raw %.3f  %s",
+              config.name(), median(wrapped), median(identity), verdict));
     }
-    printRatio("identity / raw", rate[1], rate[RAW]);
-    printRatio("one-header / raw", rate[2], rate[RAW]);
-    printRatio("stamped / raw", rate[3], rate[RAW]);
-    printRatio("wrapped / stamped", rate[4], rate[3]);
-    printRatio("wrapped / raw", rate[4], rate[RAW]);
+    System.out.println("=== summary (target: wrapped / raw >= 0.97 where identity / raw >= 0.97)");
+    summary.forEach(System.out::println);
   }
 
-  private Round round(int arm, ThreadMXBean mx, Optional<Path> broker) throws Exception {
-    Channel ch = channels[arm];
+  /** Returns whether the target holds for one configuration's median ratios. */
+  static String verdict(double identityOverRaw, double wrappedOverRaw) {
+    if (identityOverRaw < TARGET) {
+      return String.format("not applicable (identity / raw %.3f < 0.97)", identityOverRaw);
+    }
+    return wrappedOverRaw >= TARGET ? "met" : "MISSED";
+  }
+
+  private Round round(int config, int arm, ThreadMXBean mx, Optional<Path> broker)
+      throws Exception {
+    Config c = configs.get(config);
+    Channel ch = channels[config][arm];
     AMQP.BasicProperties props = properties[arm];
+    String routingKey = c.target.equals("queue") ? fixture.queue : fixture.queue + ".nobody";
+    byte[] body = c.body();
     long brokerBefore = broker.map(BrokerCpu::nanos).orElse(0L);
     long cpuBefore = mx.getCurrentThreadCpuTime();
     long start = System.nanoTime();
     for (int i = 1; i <= options.perRound; i++) {
       ch.basicPublish("", routingKey, props, body);
-      if (options.confirmEvery > 0 && i % options.confirmEvery == 0) {
+      if (c.confirmEvery > 0 && i % c.confirmEvery == 0) {
         ch.waitForConfirmsOrDie(TimeUnit.SECONDS.toMillis(30));
       }
     }
-    if (options.confirmEvery > 0) {
+    if (c.confirmEvery > 0) {
       ch.waitForConfirmsOrDie(TimeUnit.SECONDS.toMillis(30));
     }
     long elapsed = System.nanoTime() - start;
@@ -206,12 +268,16 @@ public final class BrokerPublishRatio {
     return new Round(options.perRound / (elapsed / 1e9), cpu, brokerAfter - brokerBefore);
   }
 
-  private static void printRatio(String name, double[] numerator, double[] denominator) {
-    int n = numerator.length;
-    double[] ratios = new double[n];
-    for (int i = 0; i < n; i++) {
+  private static double[] ratios(double[] numerator, double[] denominator) {
+    double[] ratios = new double[numerator.length];
+    for (int i = 0; i < ratios.length; i++) {
       ratios[i] = numerator[i] / denominator[i];
     }
+    return ratios;
+  }
+
+  private static void printRatio(String name, double[] ratios) {
+    int n = ratios.length;
     SplittableRandom random = new SplittableRandom(2026);
     double[] medians = new double[2_000];
     double[] sample = new double[n];
@@ -223,7 +289,7 @@ public final class BrokerPublishRatio {
     }
     Arrays.sort(medians);
     System.out.printf(
-        "ratio %-18s median %.3f, 95%% interval [%.3f, %.3f]%n",
+        "ratio %-20s median %.3f, 95%% interval [%.3f, %.3f]%n",
         name + ":", median(ratios), medians[49], medians[1_949]);
   }
 
@@ -236,15 +302,75 @@ public final class BrokerPublishRatio {
 
   private record Round(double rate, long clientCpuNanos, long brokerCpuNanos) {}
 
-  /** Parsed command-line options. */
-  record Options(String target, int body, int confirmEvery, int rounds, int perRound) {
+  /**
+   * One configuration.
+   *
+   * @param target {@code queue} or {@code unroutable}
+   * @param bodyBytes the body size, in [0, 16 MiB]
+   * @param confirmEvery 0 for no publisher confirms, else the publishes between waits
+   */
+  record Config(String target, int bodyBytes, int confirmEvery) {
+
+    Config {
+      if (!target.equals("queue") && !target.equals("unroutable")) {
+        throw new IllegalArgumentException(
+            "a configuration's target must be queue or unroutable, not '" + target + "'");
+      }
+    }
+
+    /** Parses {@code target/body/confirm-every}, such as {@code queue/4096/100}. */
+    static Config parse(String name) {
+      String[] parts = name.split("/", -1);
+      if (parts.length != 3) {
+        throw new IllegalArgumentException(
+            "a configuration is target/body/confirm-every, such as queue/4096/100, not '"
+                + name
+                + "'");
+      }
+      return new Config(
+          parts[0],
+          Options.number("body of " + name, parts[1], 0, 16 * 1024 * 1024),
+          Options.number("confirm-every of " + name, parts[2], 0, 1_000_000));
+    }
+
+    String name() {
+      return target + "/" + bodyBytes + "/" + confirmEvery;
+    }
+
+    String describe() {
+      return (target.equals("queue") ? "priority queue" : "no queue")
+          + ", "
+          + bodyBytes
+          + " B, "
+          + (confirmEvery > 0 ? "confirms every " + confirmEvery : "no confirms");
+    }
+
+    byte[] body() {
+      return new byte[bodyBytes];
+    }
+  }
+
+  /**
+   * Parsed command-line options.
+   *
+   * @param configs the configurations to measure, each once
+   * @param rounds measured rounds, in [3, 10,000]
+   * @param perRound publishes per arm and round
+   * @param warmup unmeasured rounds first
+   * @param brokerPid the broker's process id for its CPU time, or 0 to find it
+   */
+  record Options(List<Config> configs, int rounds, int perRound, int warmup, long brokerPid) {
+
+    Options {
+      configs = List.copyOf(configs);
+    }
 
     static Options parse(String[] args) {
-      String target = "queue";
-      int body = 256;
-      int confirmEvery = 0;
+      List<Config> configs = ALL;
       int rounds = 30;
-      int perRound = 10_000;
+      int perRound = 20_000;
+      int warmup = 3;
+      long brokerPid = 0;
       for (int i = 0; i < args.length; i++) {
         String flag = args[i];
         if (i + 1 >= args.length) {
@@ -252,33 +378,33 @@ public final class BrokerPublishRatio {
         }
         String value = args[++i];
         switch (flag) {
-          case "--target" -> {
-            if (!value.equals("queue") && !value.equals("unroutable")) {
-              throw new IllegalArgumentException(
-                  "--target must be queue or unroutable, not '" + value + "'");
+          case "--only" -> {
+            LinkedHashSet<Config> chosen = new LinkedHashSet<>();
+            for (String name : value.split(",")) {
+              chosen.add(Config.parse(name.trim()));
             }
-            target = value;
+            configs = List.copyOf(chosen);
           }
-          case "--body" -> body = positive(flag, value, 0, 16 * 1024 * 1024);
-          case "--confirm-every" -> confirmEvery = positive(flag, value, 0, 1_000_000);
-          case "--rounds" -> rounds = positive(flag, value, 3, 10_000);
-          case "--per-round" -> perRound = positive(flag, value, 1, 100_000_000);
+          case "--rounds" -> rounds = number(flag, value, 3, 10_000);
+          case "--per-round" -> perRound = number(flag, value, 1, 100_000_000);
+          case "--warmup" -> warmup = number(flag, value, 0, 100);
+          case "--broker-pid" -> brokerPid = number(flag, value, 1, Integer.MAX_VALUE);
           default -> throw new IllegalArgumentException("unknown option '" + flag + "'");
         }
       }
-      return new Options(target, body, confirmEvery, rounds, perRound);
+      return new Options(configs, rounds, perRound, warmup, brokerPid);
     }
 
-    private static int positive(String flag, String value, int min, int max) {
+    static int number(String what, String value, int min, int max) {
       int n;
       try {
         n = Integer.parseInt(value);
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(flag + " must be a whole number, not '" + value + "'");
+        throw new IllegalArgumentException(what + " must be a whole number, not '" + value + "'");
       }
       if (n < min || n > max) {
         throw new IllegalArgumentException(
-            flag + " must be between " + min + " and " + max + ", not " + n);
+            what + " must be between " + min + " and " + max + ", not " + n);
       }
       return n;
     }
@@ -291,12 +417,23 @@ public final class BrokerPublishRatio {
 
     private BrokerCpu() {}
 
-    static Optional<Path> find() {
-      return ProcessHandle.allProcesses()
-          .filter(p -> p.info().command().map(c -> c.endsWith("beam.smp")).orElse(false))
-          .map(p -> Path.of("/proc", Long.toString(p.pid()), "stat"))
-          .filter(Files::isReadable)
-          .findFirst();
+    /** Returns the stat file of the given process, or of the one local beam.smp; empty if none. */
+    static Optional<Path> find(long pid) {
+      if (pid > 0) {
+        Path stat = Path.of("/proc", Long.toString(pid), "stat");
+        if (!Files.isReadable(stat)) {
+          throw new IllegalArgumentException("--broker-pid " + pid + ": no such process");
+        }
+        return Optional.of(stat);
+      }
+      List<Path> beams =
+          ProcessHandle.allProcesses()
+              .filter(p -> p.info().command().map(c -> c.endsWith("beam.smp")).orElse(false))
+              .map(p -> Path.of("/proc", Long.toString(p.pid()), "stat"))
+              .filter(Files::isReadable)
+              .toList();
+      // With several nodes on the machine the one the URI names is not known here.
+      return beams.size() == 1 ? Optional.of(beams.get(0)) : Optional.empty();
     }
 
     static long nanos(Path stat) {

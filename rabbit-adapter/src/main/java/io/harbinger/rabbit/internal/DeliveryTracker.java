@@ -10,7 +10,6 @@ import io.harbinger.proto.v1.Outcome;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.ChannelOptions;
-import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.rabbit.MessageStamper;
 import io.harbinger.rabbit.ProducerProperty;
 import io.harbinger.rabbit.ReportSink;
@@ -41,10 +40,13 @@ import java.util.zip.CRC32C;
  * redelivery is the censored observation (rabbitmq-facts section 3.1, tags after recovery). A
  * message's identity across redeliveries is its publish stamp and key; a message published without
  * the wrapper has no stamp, so its AMQP {@code message-id} stands in, or failing that a CRC-32C of
- * its body and its length. Censoring is per message, not per handler: every delivery that RabbitMQ
- * marks redelivered and this process did not requeue counts, so a consumer with prefetch above 1
- * whose connection dies turns every delivery it had prefetched (including those whose handler never
- * started) into one censored observation each.
+ * its body and its length. A message's stamp is read by {@link CompactStamp#read}: one that cannot
+ * be read (malformed, from a newer producer, a level outside the options' levels) is still handed
+ * to the handler and reported, at unknown level, and counted ({@link
+ * AdapterStats#unreadableStamps()}). Censoring is per message, not per handler: every delivery that
+ * RabbitMQ marks redelivered and this process did not requeue counts, so a consumer with prefetch
+ * above 1 whose connection dies turns every delivery it had prefetched (including those whose
+ * handler never started) into one censored observation each.
  *
  * <p>Thread safety: every method may be called from any thread; acknowledgements from other threads
  * than the delivering one are supported. Nothing blocks; the report sink must not block.
@@ -55,6 +57,7 @@ public final class DeliveryTracker {
   private static final int SETTLED = 2;
 
   private final String jobTypeHeader;
+  private final int levels;
   private final boolean producerFromAppId;
   private final boolean sizeHints;
   private final ReportSink sink;
@@ -76,6 +79,7 @@ public final class DeliveryTracker {
 
   DeliveryTracker(ChannelOptions options, Requeues requeues) {
     jobTypeHeader = options.jobTypeHeader();
+    levels = options.levels();
     producerFromAppId = options.producerProperty() == ProducerProperty.APP_ID;
     sizeHints = options.sizeHints();
     sink = options.reports();
@@ -289,13 +293,16 @@ public final class DeliveryTracker {
       producer = user == null ? "" : user;
       Object jt = headers == null ? null : headers.get(jobTypeHeader);
       jobType = jt instanceof String || jt instanceof LongString ? jt.toString() : "";
-      publishedAtMicros = longHeader(headers, HarbingerHeaders.PUBLISHED_AT);
+      CompactStamp.Reading stamp = CompactStamp.read(headers, levels);
+      if (!stamp.understood()) {
+        stats.increment(Counter.UNREADABLE_STAMP);
+      }
+      publishedAtMicros = stamp.publishedAtMicros();
       waitMicros =
           publishedAtMicros > 0
               ? Math.max(0, MessageStamper.epochMicros(clock) - publishedAtMicros)
               : -1;
-      long lv = longHeader(headers, HarbingerHeaders.LEVEL);
-      level = lv >= 0 && lv <= 255 ? (int) lv : -1;
+      level = stamp.level();
       if (publishedAtMicros > 0) {
         unstampedIdentity = null;
       } else if (messageId != null) {
@@ -319,23 +326,5 @@ public final class DeliveryTracker {
           ? publishedAtMicros + "/" + key
           : unstampedIdentity + "/" + key;
     }
-  }
-
-  private static long longHeader(Map<String, ?> headers, String name) {
-    if (headers == null) {
-      return -1;
-    }
-    Object v = headers.get(name);
-    if (v instanceof Number n) {
-      return n.longValue();
-    }
-    if (v instanceof LongString || v instanceof String) {
-      try {
-        return Long.parseLong(v.toString().trim());
-      } catch (NumberFormatException e) {
-        return -1;
-      }
-    }
-    return -1;
   }
 }

@@ -13,9 +13,10 @@ import java.util.Map;
  *
  * <p>Implementation notes. The stamper hands the stamp's values to {@link #properties} (an {@link
  * MessageStamper.Applier}), so no {@link Stamp} object is made on this path. A publish allocates
- * one properties object, whose constructor copies the caller's headers plus the stamped ones from a
- * {@link StampedHeaders} view (copy on write: the caller's properties and headers are never
- * modified); every other property is the caller's.
+ * one properties object and the {@code x-harbinger} header's value; the properties' constructor
+ * copies the caller's headers plus the stamp header from a {@link StampedHeaders} view (copy on
+ * write: the caller's properties and headers are never modified); every other property is the
+ * caller's.
  *
  * <p>Thread-safe: the stamper is, and nothing else is shared.
  */
@@ -69,13 +70,14 @@ final class PublishStamper {
       Integer priority,
       String userId,
       String appId,
-      Long publishedAtMicros,
+      long publishedAtMicros,
       String mode) {
+    String stamp = Stamp.headerValue(publishedAtMicros, level, mode);
     if (props == null) {
       return new AMQP.BasicProperties(
           null,
           null,
-          new StampedHeaders(null, publishedAtMicros, level, mode),
+          new StampedHeaders(null, stamp),
           null,
           priority,
           null,
@@ -92,7 +94,7 @@ final class PublishStamper {
     return new AMQP.BasicProperties(
         props.getContentType(),
         props.getContentEncoding(),
-        new StampedHeaders(props.getHeaders(), publishedAtMicros, level, mode),
+        new StampedHeaders(props.getHeaders(), stamp),
         props.getDeliveryMode(),
         priority,
         props.getCorrelationId(),

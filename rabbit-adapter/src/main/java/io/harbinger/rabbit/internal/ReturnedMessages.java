@@ -14,10 +14,10 @@ import java.util.Map;
  *
  * <p>Implementation notes. Only a publish with {@code mandatory} or {@code immediate} can come
  * back, so only those are remembered: the caller's properties under the message's identity (its
- * {@code x-harbinger-published-at} stamp, exchange, routing key and body length), in a bounded map
- * whose oldest entries are forgotten (a routed message is never returned, so most entries are never
- * claimed). A return whose publish was forgotten gets its properties with the {@code x-harbinger-*}
- * headers taken out (its priority and {@code user-id} are then the stamped ones).
+ * {@code x-harbinger} stamp, exchange, routing key and body length), in a bounded map whose oldest
+ * entries are forgotten (a routed message is never returned, so most entries are never claimed). A
+ * return whose publish was forgotten gets its properties with the {@code x-harbinger} header taken
+ * out (its priority and {@code user-id} are then the stamped ones).
  *
  * <p>Thread-safe: each call holds the instance lock for one map operation.
  */
@@ -36,7 +36,7 @@ final class ReturnedMessages {
   }
 
   /** One publish, as its return identifies it. */
-  private record Key(Object publishedAt, String exchange, String routingKey, long bodyLength) {}
+  private record Key(String stamp, String exchange, String routingKey, long bodyLength) {}
 
   /** Remembers the caller's properties of a publish that may come back. */
   void remember(
@@ -110,9 +110,9 @@ final class ReturnedMessages {
   private static Key keyOf(
       AMQP.BasicProperties props, String exchange, String routingKey, long bodyLength) {
     Map<String, Object> headers = props == null ? null : props.getHeaders();
-    Object at = headers == null ? null : headers.get(HarbingerHeaders.PUBLISHED_AT);
-    // The stamp is a long when published; RabbitMQ sends it back as a long.
-    return new Key(at instanceof Number n ? n.longValue() : at, exchange, routingKey, bodyLength);
+    Object at = headers == null ? null : headers.get(HarbingerHeaders.STAMP);
+    // The stamp is a String when published; RabbitMQ sends it back as a LongString.
+    return new Key(at == null ? null : at.toString(), exchange, routingKey, bodyLength);
   }
 
   private static AMQP.BasicProperties withoutStamps(AMQP.BasicProperties props) {
@@ -120,9 +120,7 @@ final class ReturnedMessages {
       return props;
     }
     Map<String, Object> headers = new HashMap<>(props.getHeaders());
-    headers.remove(HarbingerHeaders.PUBLISHED_AT);
-    headers.remove(HarbingerHeaders.LEVEL);
-    headers.remove(HarbingerHeaders.MODE);
+    headers.remove(HarbingerHeaders.STAMP);
     return props.builder().headers(headers.isEmpty() ? null : headers).build();
   }
 }

@@ -1,5 +1,6 @@
 package io.harbinger.rabbit.internal;
 
+import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.rabbit.Stamp;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
@@ -9,8 +10,8 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * A read-only view of the caller's headers plus a {@link Stamp}'s headers, which replace any caller
- * value of the same name.
+ * A read-only view of the caller's headers plus the {@link HarbingerHeaders#STAMP} header, which
+ * replaces any caller value of that name.
  *
  * <p>Implementation notes. {@code AMQP.BasicProperties} copies the headers map it is given into a
  * {@code HashMap} of its own, so handing it this view instead of a merged copy saves one map per
@@ -20,57 +21,45 @@ import java.util.Set;
  */
 final class StampedHeaders extends AbstractMap<String, Object> {
 
+  private static final String NAME = HarbingerHeaders.STAMP;
+
   private final Map<String, Object> caller;
-  private final Long publishedAtMicros;
-  private final Integer level;
-  private final String mode;
+  private final String stamp;
 
   StampedHeaders(Map<String, Object> caller, Stamp stamp) {
-    this(caller, stamp.publishedAtMicros(), stamp.level(), stamp.mode());
+    this(caller, stamp.headerValue());
   }
 
-  StampedHeaders(Map<String, Object> caller, Long publishedAtMicros, Integer level, String mode) {
+  /**
+   * Creates the view.
+   *
+   * @param caller the caller's headers, or null
+   * @param stamp the value of the stamp header
+   */
+  StampedHeaders(Map<String, Object> caller, String stamp) {
     this.caller = caller;
-    this.publishedAtMicros = publishedAtMicros;
-    this.level = level;
-    this.mode = mode;
-  }
-
-  private Object value(int index) {
-    return Stamp.headerValue(index, publishedAtMicros, level, mode);
-  }
-
-  private static int ours(Object name) {
-    return Stamp.HEADER_NAMES.indexOf(name);
+    this.stamp = stamp;
   }
 
   @Override
   public int size() {
-    int own = Stamp.HEADER_NAMES.size();
     if (caller == null) {
-      return own;
+      return 1;
     }
-    int overlap = 0;
-    for (int i = 0; i < own; i++) {
-      if (caller.containsKey(Stamp.HEADER_NAMES.get(i))) {
-        overlap++;
-      }
-    }
-    return caller.size() + own - overlap;
+    return caller.containsKey(NAME) ? caller.size() : caller.size() + 1;
   }
 
   @Override
   public Object get(Object name) {
-    int i = ours(name);
-    if (i >= 0) {
-      return value(i);
+    if (NAME.equals(name)) {
+      return stamp;
     }
     return caller == null ? null : caller.get(name);
   }
 
   @Override
   public boolean containsKey(Object name) {
-    return ours(name) >= 0 || (caller != null && caller.containsKey(name));
+    return NAME.equals(name) || (caller != null && caller.containsKey(name));
   }
 
   @Override
@@ -92,7 +81,7 @@ final class StampedHeaders extends AbstractMap<String, Object> {
     private final Iterator<Entry<String, Object>> callerEntries =
         caller == null ? null : caller.entrySet().iterator();
     private Entry<String, Object> next;
-    private int own;
+    private boolean ownDone;
 
     @Override
     public boolean hasNext() {
@@ -101,16 +90,16 @@ final class StampedHeaders extends AbstractMap<String, Object> {
       }
       while (callerEntries != null && callerEntries.hasNext()) {
         Entry<String, Object> e = callerEntries.next();
-        if (ours(e.getKey()) < 0) {
+        if (!NAME.equals(e.getKey())) {
           next = e;
           return true;
         }
       }
-      if (own >= Stamp.HEADER_NAMES.size()) {
+      if (ownDone) {
         return false;
       }
-      next = new SimpleImmutableEntry<>(Stamp.HEADER_NAMES.get(own), value(own));
-      own++;
+      next = new SimpleImmutableEntry<>(NAME, stamp);
+      ownDone = true;
       return true;
     }
 

@@ -22,6 +22,7 @@ import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.impl.LongStringHelper;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.rabbit.AdapterStats;
@@ -37,6 +38,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.mockito.ArgumentCaptor;
 
 class ConsumeTest {
@@ -61,12 +64,30 @@ class ConsumeTest {
               .build(),
           guard);
 
+  /** A wrapped producer's message as the broker delivers it: the stamp is a long string. */
   private static AMQP.BasicProperties props(
+      String user, String jobType, long publishedAt, int level) {
+    return withStamp(
+        user,
+        jobType,
+        LongStringHelper.asLongString(CompactStamp.encode(publishedAt, level, "predictive")));
+  }
+
+  private static AMQP.BasicProperties withStamp(String user, String jobType, Object stamp) {
+    Map<String, Object> headers = new HashMap<>();
+    headers.put("x-job-type", jobType);
+    headers.put(HarbingerHeaders.STAMP, stamp);
+    return new AMQP.BasicProperties.Builder().userId(user).headers(headers).build();
+  }
+
+  /** A message of a producer of the first version, which wrote three headers. */
+  private static AMQP.BasicProperties firstVersionProps(
       String user, String jobType, long publishedAt, int level) {
     Map<String, Object> headers = new HashMap<>();
     headers.put("x-job-type", jobType);
     headers.put(HarbingerHeaders.PUBLISHED_AT, publishedAt);
     headers.put(HarbingerHeaders.LEVEL, level);
+    headers.put(HarbingerHeaders.MODE, LongStringHelper.asLongString("predictive"));
     return new AMQP.BasicProperties.Builder().userId(user).headers(headers).build();
   }
 
@@ -337,6 +358,8 @@ class ConsumeTest {
 
     wrapped.handleDelivery("ct", envelope(1, false), p, new byte[0]);
 
+    verify(delegate).basicAck(1, false);
+    assertThat(stats.unreadableStamps()).isEqualTo(1);
     assertThat(reports)
         .singleElement()
         .satisfies(
@@ -347,6 +370,128 @@ class ConsumeTest {
               assertThat(r.getPublishedLevel()).isEqualTo(-1);
               assertThat(r.getPublishedAtMicros()).isZero();
             });
+  }
+
+  @Test
+  void firstVersionHeaders_areStillRead_forWaitLevelAndPublishTime() throws Exception {
+    Consumer wrapped = consumeWith(acking(1_000));
+
+    wrapped.handleDelivery(
+        "ct", envelope(3, false), firstVersionProps("shop", "old", NOW_MICROS - 800, 2), null);
+
+    verify(delegate).basicAck(3, false);
+    assertThat(reports)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getWaitMicros()).isEqualTo(800);
+              assertThat(r.getPublishedLevel()).isEqualTo(2);
+              assertThat(r.getPublishedAtMicros()).isEqualTo(NOW_MICROS - 800);
+            });
+    assertThat(stats.unreadableStamps()).isZero();
+  }
+
+  @Test
+  void compactStamp_asAPlainString_isReadLikeTheBrokersLongString() throws Exception {
+    Consumer wrapped = consumeWith(acking(1_000));
+
+    wrapped.handleDelivery(
+        "ct",
+        envelope(4, false),
+        withStamp("shop", "s", "v1;t=" + (NOW_MICROS - 5) + ";m=s;l=1"),
+        null);
+
+    assertThat(reports.get(0).getWaitMicros()).isEqualTo(5);
+    assertThat(reports.get(0).getPublishedLevel()).isEqualTo(1);
+    assertThat(stats.unreadableStamps()).isZero();
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "",
+        "v1",
+        "v1;",
+        "garbage",
+        "v1;l=0;m=p",
+        "v1;l=0;m=p;t=",
+        "v1;l=0;m=p;t=12x4",
+        "v1;l=-1;m=p;t=1700000000000000",
+        "v1;l=0;m=predictive;t=1700000000000000",
+        "v1;l=0;m=q;t=1700000000000000",
+        "v1;l=0;l=1;m=p;t=1700000000000000",
+        "v1;l=0;m=p;t=1700000000000000;",
+        "v1;l=0;m=p;t=99999999999999999999999",
+        "v2;l=0;m=p;t=1700000000000000",
+        "v10;l=0;m=p;t=1700000000000000",
+        "v1;l=0;m=p;t=1700000000000000;z=1",
+        "v1;l=0;m=p;t=1700000000000000;tenant=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+      })
+  void unreadableStamp_isProcessedAckedReportedAtUnknownLevelAndCounted(String stamp)
+      throws Exception {
+    Consumer wrapped = consumeWith(acking(3_000));
+
+    wrapped.handleDelivery(
+        "ct",
+        envelope(8, false),
+        withStamp("shop", "x", LongStringHelper.asLongString(stamp)),
+        null);
+
+    verify(delegate).basicAck(8, false);
+    assertThat(reports)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getOutcome()).isEqualTo(Outcome.OUTCOME_ACK);
+              assertThat(r.getHandlerNanos()).isEqualTo(3_000);
+              assertThat(r.getJobType()).isEqualTo("x");
+              assertThat(r.getPublishedLevel()).isEqualTo(-1);
+              assertThat(r.getWaitMicros()).isEqualTo(-1);
+              assertThat(r.getPublishedAtMicros()).isZero();
+            });
+    assertThat(stats.unreadableStamps()).isEqualTo(1);
+  }
+
+  @Test
+  void stampOfTheWrongType_isProcessedAndCounted() throws Exception {
+    Consumer wrapped = consumeWith(acking(0));
+
+    wrapped.handleDelivery("ct", envelope(1, false), withStamp("shop", "x", 42), null);
+    wrapped.handleDelivery("ct", envelope(2, false), withStamp("shop", "x", new byte[] {1}), null);
+
+    verify(delegate).basicAck(1, false);
+    verify(delegate).basicAck(2, false);
+    assertThat(reports).hasSize(2).allSatisfy(r -> assertThat(r.getPublishedLevel()).isEqualTo(-1));
+    assertThat(stats.unreadableStamps()).isEqualTo(2);
+  }
+
+  @Test
+  void levelOutsideTheConsumersLevels_isUnknown_butThePublishTimeStands() throws Exception {
+    Consumer wrapped = consumeWith(acking(0));
+
+    wrapped.handleDelivery(
+        "ct",
+        envelope(1, false),
+        withStamp("shop", "x", "v1;l=3;m=p;t=" + (NOW_MICROS - 40)),
+        null);
+    wrapped.handleDelivery(
+        "ct", envelope(2, false), firstVersionProps("shop", "x", NOW_MICROS - 50, 7), null);
+
+    verify(delegate).basicAck(1, false);
+    verify(delegate).basicAck(2, false);
+    assertThat(reports).extracting(DurationReport::getPublishedLevel).containsExactly(-1, -1);
+    assertThat(reports).extracting(DurationReport::getWaitMicros).containsExactly(40L, 50L);
+    assertThat(stats.unreadableStamps()).isEqualTo(2);
+  }
+
+  @Test
+  void unstampedMessage_isNotCountedAsUnreadable() throws Exception {
+    Consumer wrapped = consumeWith(acking(0));
+
+    wrapped.handleDelivery("ct", envelope(1, false), null, null);
+
+    assertThat(reports.get(0).getPublishedLevel()).isEqualTo(-1);
+    assertThat(stats.unreadableStamps()).isZero();
   }
 
   @Test

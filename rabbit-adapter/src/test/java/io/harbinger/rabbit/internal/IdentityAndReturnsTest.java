@@ -22,6 +22,7 @@ import com.rabbitmq.client.ReturnCallback;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.impl.LongStringHelper;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.rabbit.ChannelOptions;
@@ -29,6 +30,7 @@ import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.rabbit.PredictiveChannels;
 import io.harbinger.rabbit.ProducerProperty;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -212,8 +214,14 @@ class IdentityAndReturnsTest {
     verify(delegate).addReturnListener(registered.capture());
 
     AMQP.BasicProperties stamped = publishMandatory(channel);
-    assertThat(stamped.getHeaders()).containsKey(HarbingerHeaders.PUBLISHED_AT);
-    registered.getValue().handleReturn(312, "NO_ROUTE", "ex", "nowhere", stamped, new byte[3]);
+    assertThat(stamped.getHeaders()).containsKey(HarbingerHeaders.STAMP);
+    // RabbitMQ sends the stamp back as a long string.
+    Map<String, Object> returnedHeaders = new HashMap<>(stamped.getHeaders());
+    returnedHeaders.put(
+        HarbingerHeaders.STAMP,
+        LongStringHelper.asLongString(stamped.getHeaders().get(HarbingerHeaders.STAMP).toString()));
+    AMQP.BasicProperties returned = stamped.builder().headers(returnedHeaders).build();
+    registered.getValue().handleReturn(312, "NO_ROUTE", "ex", "nowhere", returned, new byte[3]);
 
     assertThat(heard.get().getPriority()).isEqualTo(7);
     assertThat(heard.get().getUserId()).isNull();
@@ -250,7 +258,7 @@ class IdentityAndReturnsTest {
     verify(delegate).addReturnListener(registered.capture());
     AMQP.BasicProperties stamped =
         new AMQP.BasicProperties.Builder()
-            .headers(Map.of("x-job-type", "a", HarbingerHeaders.PUBLISHED_AT, 5L))
+            .headers(Map.of("x-job-type", "a", HarbingerHeaders.STAMP, "v1;l=1;m=p;t=5"))
             .build();
 
     registered.getValue().handle(new Return(312, "NO_ROUTE", "ex", "rk", stamped, new byte[0]));
