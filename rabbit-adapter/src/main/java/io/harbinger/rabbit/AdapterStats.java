@@ -1,5 +1,7 @@
 package io.harbinger.rabbit;
 
+import io.harbinger.rabbit.internal.Counter;
+import io.harbinger.rabbit.internal.Counters;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -10,17 +12,17 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class AdapterStats {
 
-  final LongAdder published = new LongAdder();
-  final LongAdder routerFailures = new LongAdder();
-  final LongAdder routerAbsent = new LongAdder();
-  final LongAdder invalidLevels = new LongAdder();
-  final LongAdder userIdReplaced = new LongAdder();
-  final LongAdder reports = new LongAdder();
-  final LongAdder censored = new LongAdder();
-  final LongAdder unmatchedSettles = new LongAdder();
-  final LongAdder sinkFailures = new LongAdder();
-  final LongAdder prefetchWarnings = new LongAdder();
-  final LongAdder unreadableStamps = new LongAdder();
+  private final LongAdder published = new LongAdder();
+  private final LongAdder routerFailures = new LongAdder();
+  private final LongAdder routerAbsent = new LongAdder();
+  private final LongAdder invalidLevels = new LongAdder();
+  private final LongAdder userIdReplaced = new LongAdder();
+  private final LongAdder reports = new LongAdder();
+  private final LongAdder censored = new LongAdder();
+  private final LongAdder unmatchedSettles = new LongAdder();
+  private final LongAdder sinkFailures = new LongAdder();
+  private final LongAdder prefetchWarnings = new LongAdder();
+  private final LongAdder unreadableStamps = new LongAdder();
 
   /** Creates zeroed counters. */
   public AdapterStats() {}
@@ -130,12 +132,12 @@ public final class AdapterStats {
     return unreadableStamps.sum();
   }
 
-  /**
-   * Adds one to a counter; for the adapter's internal package.
-   *
-   * @param counter the counter
-   */
-  public void increment(Counter counter) {
+  static {
+    Counters.install(AdapterStats::increment);
+  }
+
+  /** Adds one to a counter; the implementation reaches it through {@link Counters}. */
+  void increment(Counter counter) {
     adder(counter).increment();
   }
 
@@ -153,31 +155,5 @@ public final class AdapterStats {
       case PREFETCH_WARNING -> prefetchWarnings;
       case UNREADABLE_STAMP -> unreadableStamps;
     };
-  }
-
-  /** The counters, named for {@link #increment}. */
-  public enum Counter {
-    /** See {@link AdapterStats#published()}. */
-    PUBLISHED,
-    /** See {@link AdapterStats#routerFailures()}. */
-    ROUTER_FAILURE,
-    /** See {@link AdapterStats#routerAbsent()}. */
-    ROUTER_ABSENT,
-    /** See {@link AdapterStats#invalidLevels()}. */
-    INVALID_LEVEL,
-    /** See {@link AdapterStats#userIdReplaced()}. */
-    USER_ID_REPLACED,
-    /** See {@link AdapterStats#reports()}. */
-    REPORT,
-    /** See {@link AdapterStats#censored()}. */
-    CENSORED,
-    /** See {@link AdapterStats#unmatchedSettles()}. */
-    UNMATCHED_SETTLE,
-    /** See {@link AdapterStats#sinkFailures()}. */
-    SINK_FAILURE,
-    /** See {@link AdapterStats#prefetchWarnings()}. */
-    PREFETCH_WARNING,
-    /** See {@link AdapterStats#unreadableStamps()}. */
-    UNREADABLE_STAMP
   }
 }

@@ -14,6 +14,7 @@ import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Router;
+import io.harbinger.rabbit.internal.ReportIngestor;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
@@ -228,7 +229,7 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
    *
    * @return a snapshot
    */
-  public ReportIngestor.Stats ingestStats() {
+  public IngestStats ingestStats() {
     return ingestor.stats();
   }
 

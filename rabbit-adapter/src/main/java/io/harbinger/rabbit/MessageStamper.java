@@ -4,7 +4,7 @@ import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Router;
-import io.harbinger.rabbit.AdapterStats.Counter;
+import io.harbinger.rabbit.internal.Counter;
 import io.harbinger.rabbit.internal.DeclaredQueues;
 import java.time.Clock;
 import java.time.Instant;

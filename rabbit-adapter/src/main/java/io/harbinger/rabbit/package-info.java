@@ -4,10 +4,10 @@
  * <p>{@link io.harbinger.rabbit.PredictiveChannels} wraps a {@code com.rabbitmq.client.Channel}
  * with {@link io.harbinger.rabbit.ChannelOptions}; {@link io.harbinger.rabbit.ReportPublisher}
  * sends the consumers' duration reports to the {@code harbinger.reports} exchange; {@link
- * io.harbinger.rabbit.EmbeddedRouter} runs the predictor in-process, learning from that exchange;
- * {@link io.harbinger.rabbit.ReportIngestor} is the decoding and validation of reports that every
- * learner shares; {@link io.harbinger.rabbit.PriorityQueues} declares the priority queues, classic
- * or quorum; {@link io.harbinger.rabbit.PriorityScheme} maps levels to the priorities a {@link
+ * io.harbinger.rabbit.EmbeddedRouter} runs the predictor in-process, learning from that exchange
+ * (its counters: {@link io.harbinger.rabbit.IngestStats}); {@link
+ * io.harbinger.rabbit.PriorityQueues} declares the priority queues, classic or quorum; {@link
+ * io.harbinger.rabbit.PriorityScheme} maps levels to the priorities a {@link
  * io.harbinger.rabbit.QueueType} understands on a broker version; {@link
  * io.harbinger.rabbit.HarbingerHeaders} names what goes on the wire; {@link
  * io.harbinger.rabbit.AdapterStats} counts what happened.

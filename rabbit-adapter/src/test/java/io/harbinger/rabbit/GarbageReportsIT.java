@@ -51,13 +51,17 @@ class GarbageReportsIT {
       try (Channel ch = connection.createChannel()) {
         ch.basicPublish(exchange, "", asReporter, new byte[] {(byte) 0xFF, 0x00, 0x13, 0x37});
         ch.basicPublish(exchange, "", asReporter, "{\"json\": true}".getBytes());
-        ch.basicPublish(exchange, "", asReporter, new byte[ReportIngestor.MAX_BATCH_BYTES + 10]);
+        ch.basicPublish(
+            exchange,
+            "",
+            asReporter,
+            new byte[io.harbinger.rabbit.internal.ReportIngestor.MAX_BATCH_BYTES + 10]);
         ch.basicPublish(exchange, "", asReporter, mixed.toByteArray());
       }
       EmbeddedRouter r = router;
 
       await().atMost(Duration.ofSeconds(10)).until(() -> r.ingestStats().batches() == 1);
-      ReportIngestor.Stats s = r.ingestStats();
+      IngestStats s = r.ingestStats();
       assertThat(s.malformedBatches()).isEqualTo(2);
       assertThat(s.oversizedBatches()).isEqualTo(1);
       assertThat(s.learned()).isEqualTo(1);

@@ -10,7 +10,8 @@ import com.rabbitmq.client.ShutdownSignalException;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.rabbit.ReportIngestor;
+import io.harbinger.rabbit.IngestStats;
+import io.harbinger.rabbit.internal.ReportIngestor;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -314,7 +315,7 @@ final class ReportSubscriber implements AutoCloseable {
     deliveries.incrementAndGet();
   }
 
-  ReportIngestor.Stats stats() {
+  IngestStats stats() {
     return ingestor.stats();
   }
 
@@ -359,8 +360,7 @@ final class ReportSubscriber implements AutoCloseable {
         .register(registry);
   }
 
-  private void rejected(
-      MeterRegistry registry, String reason, ToDoubleFunction<ReportIngestor.Stats> f) {
+  private void rejected(MeterRegistry registry, String reason, ToDoubleFunction<IngestStats> f) {
     FunctionCounter.builder("harbinger_reports_rejected", this, s -> f.applyAsDouble(s.stats()))
         .description("Reports or batches refused, by reason.")
         .tag("reason", reason)
@@ -368,7 +368,7 @@ final class ReportSubscriber implements AutoCloseable {
   }
 
   private void counter(
-      MeterRegistry registry, String name, String help, ToDoubleFunction<ReportIngestor.Stats> f) {
+      MeterRegistry registry, String name, String help, ToDoubleFunction<IngestStats> f) {
     FunctionCounter.builder(name, this, s -> f.applyAsDouble(s.stats()))
         .description(help)
         .register(registry);

@@ -6,6 +6,7 @@
  * <p>Public API: {@link io.harbinger.sidecar.SidecarMain} (the process), {@link
  * io.harbinger.sidecar.SidecarConfig} and {@link io.harbinger.sidecar.ConfigLoader}
  * (configuration), {@link io.harbinger.sidecar.SidecarServer} (the gRPC server, for embedding and
- * tests). The producer-side client is in {@code io.harbinger.sidecar.client}.
+ * tests). The producer-side client, {@code io.harbinger.sidecar.client}, is its own module
+ * (sidecar-client).
  */
 package io.harbinger.sidecar;

@@ -1,7 +1,8 @@
 package io.harbinger.spring;
 
-import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.PriorityQueues;
+import io.harbinger.rabbit.internal.Counter;
+import io.harbinger.rabbit.internal.Counters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +103,7 @@ final class PrefetchCheck {
                 + property
                 + " (or 2), with AcknowledgeMode AUTO or MANUAL.";
         LOG.warn(message);
-        runtime.stats().increment(Counter.PREFETCH_WARNING);
+        Counters.increment(runtime.stats(), Counter.PREFETCH_WARNING);
         logged.add(message);
       }
     }

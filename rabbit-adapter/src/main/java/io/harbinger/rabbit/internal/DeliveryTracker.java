@@ -8,7 +8,6 @@ import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.rabbit.AdapterStats;
-import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.MessageStamper;
 import io.harbinger.rabbit.ProducerProperty;
@@ -183,7 +182,7 @@ public final class DeliveryTracker {
     if (!multiple) {
       InFlight f = unsettled.remove(deliveryTag);
       if (f == null) {
-        stats.increment(Counter.UNMATCHED_SETTLE);
+        Counters.increment(stats, Counter.UNMATCHED_SETTLE);
       } else {
         settle(f, now, outcome, requeue);
       }
@@ -200,7 +199,7 @@ public final class DeliveryTracker {
       }
     }
     if (!any) {
-      stats.increment(Counter.UNMATCHED_SETTLE);
+      Counters.increment(stats, Counter.UNMATCHED_SETTLE);
     }
   }
 
@@ -252,14 +251,14 @@ public final class DeliveryTracker {
     if (sizeHints) {
       r.setSize(f.bodyLength);
     }
-    stats.increment(Counter.REPORT);
+    Counters.increment(stats, Counter.REPORT);
     if (outcome == Outcome.OUTCOME_CENSORED) {
-      stats.increment(Counter.CENSORED);
+      Counters.increment(stats, Counter.CENSORED);
     }
     try {
       sink.accept(r.build());
     } catch (RuntimeException e) {
-      stats.increment(Counter.SINK_FAILURE);
+      Counters.increment(stats, Counter.SINK_FAILURE);
     }
   }
 
@@ -295,7 +294,7 @@ public final class DeliveryTracker {
       jobType = jt instanceof String || jt instanceof LongString ? jt.toString() : "";
       CompactStamp.Reading stamp = CompactStamp.read(headers, levels);
       if (!stamp.understood()) {
-        stats.increment(Counter.UNREADABLE_STAMP);
+        Counters.increment(stats, Counter.UNREADABLE_STAMP);
       }
       publishedAtMicros = stamp.publishedAtMicros();
       waitMicros =

@@ -13,7 +13,6 @@ import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.WriteListener;
 import io.harbinger.proto.v1.Outcome;
-import io.harbinger.rabbit.AdapterStats.Counter;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.ProducerProperty;
 import java.io.IOException;
@@ -47,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * <p>Thread safety: as the delegate; the wrapper's own state is concurrent and lock-free, except
  * {@link Requeues}, touched only on requeues and redeliveries.
  */
-public class PredictiveChannel extends ForwardingChannel {
+public sealed class PredictiveChannel extends ForwardingChannel
+    permits RecoverablePredictiveChannel {
 
   private static final Logger LOG = LoggerFactory.getLogger(PredictiveChannel.class);
 
@@ -353,7 +353,7 @@ public class PredictiveChannel extends ForwardingChannel {
     int g = channelPrefetch;
     int effective = c == 0 ? g : g == 0 ? c : Math.min(c, g);
     if (prefetchGuard.check(queue, effective, autoAck)) {
-      options.stats().increment(Counter.PREFETCH_WARNING);
+      Counters.increment(options.stats(), Counter.PREFETCH_WARNING);
     }
   }
 

@@ -1,4 +1,4 @@
-package io.harbinger.rabbit;
+package io.harbinger.rabbit.internal;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.harbinger.predictor.Keys;
@@ -8,6 +8,8 @@ import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.rabbit.IngestStats;
+import io.harbinger.rabbit.TrustedReporters;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,7 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Decodes report batches from the reports exchange, checks every report and feeds the valid ones to
- * a predictor: the rules every learner (embedded router, sidecar) applies alike.
+ * a predictor: the rules every learner (embedded router, sidecar) applies alike. Implementation,
+ * public for the sidecar; its counters are the public {@link IngestStats}.
  *
  * <p>Rules. A message over {@value #MAX_BATCH_BYTES} bytes, or that is not a {@link ReportBatch},
  * is counted and ignored whole. Within a batch, each report is judged alone: an unset or unknown
@@ -32,19 +35,20 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Reporters. A batch delivered from RabbitMQ is judged by its reporter, the {@code user-id}
  * RabbitMQ validated when it was published ({@link #ingest(String, byte[])}): a batch from a
  * reporter the {@link TrustedReporters} do not list (or without a {@code user-id}) is counted in
- * {@link Stats#untrustedBatches()} and ignored whole, and a report about a producer its reporter
- * may not report for is counted in {@link Stats#forgedReports()} and ignored. Each reporter may
- * bring in at most {@code maxKeysPerReporter} distinct keys: it holds a slot per key it reported in
- * the last {@code reporterKeyIdle}, and a report of a new key from a reporter whose slots are all
- * held is counted in {@link Stats#reporterKeyLimit()} and ignored. So one reporter flooding new
- * keys fills its own slots, not the predictor's {@code max-keys}: with at most {@code max-keys /
- * maxKeysPerReporter} reporters, every reporter's keys find room. A batch's {@code
- * dropped_since_last} above {@value #MAX_DECLARED_DROPS} cannot be true (no reporter buffers that
- * many) and is counted in {@link Stats#rejectedDropCounts()} instead of added; the sum saturates.
+ * {@link IngestIngestStats#untrustedBatches()} and ignored whole, and a report about a producer its
+ * reporter may not report for is counted in {@link IngestIngestStats#forgedReports()} and ignored.
+ * Each reporter may bring in at most {@code maxKeysPerReporter} distinct keys: it holds a slot per
+ * key it reported in the last {@code reporterKeyIdle}, and a report of a new key from a reporter
+ * whose slots are all held is counted in {@link IngestIngestStats#reporterKeyLimit()} and ignored.
+ * So one reporter flooding new keys fills its own slots, not the predictor's {@code max-keys}: with
+ * at most {@code max-keys / maxKeysPerReporter} reporters, every reporter's keys find room. A
+ * batch's {@code dropped_since_last} above {@value #MAX_DECLARED_DROPS} cannot be true (no reporter
+ * buffers that many) and is counted in {@link IngestIngestStats#rejectedDropCounts()} instead of
+ * added; the sum saturates.
  *
  * <p>Example: a batch of three reports, an ack of 2 ms for {@code shop/send_email}, a nack, and an
- * ack of -5 ns, gives one observation, {@link Stats#notLearned()} 1 and {@link
- * Stats#rejectedDurations()} 1.
+ * ack of -5 ns, gives one observation, {@link IngestIngestStats#notLearned()} 1 and {@link
+ * IngestStats#rejectedDurations()} 1.
  *
  * <p>Thread-safe when the predictor is; never throws for bad input. The per-reporter slots are
  * guarded by one lock per reporter, held for one map operation.
@@ -329,8 +333,8 @@ public final class ReportIngestor {
    *
    * @return the counters now
    */
-  public Stats stats() {
-    return new Stats(
+  public IngestStats stats() {
+    return new IngestStats(
         batches.sum(),
         malformedBatches.sum(),
         oversizedBatches.sum(),
@@ -347,42 +351,6 @@ public final class ReportIngestor {
         forgedReports.sum(),
         reporterKeyLimit.sum());
   }
-
-  /**
-   * The ingestor's counters.
-   *
-   * @param batches well-formed batches ingested
-   * @param malformedBatches messages that were not a report batch
-   * @param oversizedBatches messages over {@link #MAX_BATCH_BYTES} bytes, or without a body
-   * @param learned acknowledged durations the predictor accepted
-   * @param censored censored observations the predictor accepted
-   * @param notLearned nacks and rejects
-   * @param untracked valid reports for keys the predictor had no room for
-   * @param rejectedOutcomes reports with an unset or unknown outcome
-   * @param rejectedKeys reports whose key is empty, malformed or too long
-   * @param rejectedDurations acknowledged reports with a negative or absurd duration
-   * @param reporterDrops reports the reporters said they dropped (saturates at 2^63 - 1)
-   * @param rejectedDropCounts batches whose declared drop count was absurd and not added
-   * @param untrustedBatches batches without a {@code user-id} or from a reporter not trusted
-   * @param forgedReports reports about a producer their reporter may not report for
-   * @param reporterKeyLimit reports of a new key from a reporter holding all its key slots
-   */
-  public record Stats(
-      long batches,
-      long malformedBatches,
-      long oversizedBatches,
-      long learned,
-      long censored,
-      long notLearned,
-      long untracked,
-      long rejectedOutcomes,
-      long rejectedKeys,
-      long rejectedDurations,
-      long reporterDrops,
-      long rejectedDropCounts,
-      long untrustedBatches,
-      long forgedReports,
-      long reporterKeyLimit) {}
 
   /** Configures a {@link ReportIngestor}; not thread-safe. */
   public static final class Builder {

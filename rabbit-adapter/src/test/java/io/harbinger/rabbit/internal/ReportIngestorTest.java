@@ -1,4 +1,4 @@
-package io.harbinger.rabbit;
+package io.harbinger.rabbit.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,6 +10,8 @@ import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.rabbit.IngestStats;
+import io.harbinger.rabbit.TrustedReporters;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +47,7 @@ class ReportIngestorTest {
 
     assertThat(ingestor.ingest(batch.toByteArray())).isTrue();
 
-    ReportIngestor.Stats s = ingestor.stats();
+    IngestStats s = ingestor.stats();
     assertThat(s.batches()).isEqualTo(1);
     assertThat(s.learned()).isEqualTo(1);
     assertThat(s.notLearned()).isEqualTo(2);
