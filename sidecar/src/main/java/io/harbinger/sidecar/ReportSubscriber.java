@@ -13,7 +13,6 @@ import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.rabbit.IngestStats;
 import io.harbinger.rabbit.internal.ReportIngestor;
 import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
@@ -355,9 +354,11 @@ final class ReportSubscriber implements AutoCloseable {
         "harbinger_reports_dropped_by_reporters",
         "Reports the consumers' bounded buffers dropped, as they declared.",
         s -> s.reporterDrops());
-    Gauge.builder("harbinger_report_lag_seconds", this, ReportSubscriber::lagSeconds)
-        .description("Now minus the publish time of the newest report learned (-1 before any).")
-        .register(registry);
+  }
+
+  /** The publish time of the newest report learned, epoch microseconds, or 0 before any. */
+  long newestPublishedMicros() {
+    return newestPublishedMicros.get();
   }
 
   private void rejected(MeterRegistry registry, String reason, ToDoubleFunction<IngestStats> f) {

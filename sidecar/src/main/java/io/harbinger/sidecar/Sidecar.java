@@ -86,7 +86,9 @@ public final class Sidecar implements AutoCloseable {
     }
     server =
         new SidecarServer(
-            grpc, new SidecarService(predictor, routes, routeThread, snapshots), token);
+            grpc.intercept(metrics.grpcServerInterceptor()),
+            new SidecarService(predictor, routes, routeThread, snapshots),
+            token);
     try {
       server.start();
     } catch (IOException e) {

@@ -1,11 +1,21 @@
 package io.harbinger.sidecar;
 
 import com.sun.net.httpserver.HttpServer;
+import io.grpc.ServerInterceptor;
 import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.PredictorStats;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -24,7 +34,11 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Meters read the predictor's counters at scrape time (one {@link HistogramPredictor#stats()}
  * call per scrape, cached for a second), so recording costs the report path nothing. No meter is
- * ever tagged with a key: tags are closed sets (outcome, reason, boundary index).
+ * ever tagged with a key: tags are closed sets (outcome, reason, boundary index, mode). Names
+ * follow Prometheus conventions: the mode is one series per mode with value 1 on the current one,
+ * ratios end in {@code _ratio}, and a moment is a {@code *_timestamp_seconds} gauge that is absent
+ * until it happened (no -1 sentinel). Beside Harbinger's own meters: JVM memory, GC, threads and
+ * classes, process CPU, uptime and file descriptors, and the gRPC server's calls.
  */
 final class SidecarMetrics implements AutoCloseable {
 
@@ -32,6 +46,13 @@ final class SidecarMetrics implements AutoCloseable {
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final HistogramPredictor predictor;
   private final AtomicReference<CachedStats> cached = new AtomicReference<>();
+  private final JvmGcMetrics jvmGc = new JvmGcMetrics();
+  private final MetricCollectingServerInterceptor grpcServer =
+      new MetricCollectingServerInterceptor(registry);
+  private final SnapshotKeeper snapshots;
+  private final ReportSubscriber reports;
+  private boolean snapshotTimestamp;
+  private boolean reportTimestamp;
   private HttpServer http;
 
   SidecarMetrics(
@@ -40,6 +61,8 @@ final class SidecarMetrics implements AutoCloseable {
       SnapshotKeeper snapshots,
       ReportSubscriber reports) {
     this.predictor = predictor;
+    this.snapshots = snapshots;
+    this.reports = reports;
     for (Outcome o : Outcome.values()) {
       counter(
           "harbinger_predictions",
@@ -64,7 +87,7 @@ final class SidecarMetrics implements AutoCloseable {
         PredictorStats::boundaryPublications);
     gauge("harbinger_keys_tracked", "Keys tracked now.", s -> s.keys());
     gauge(
-        "harbinger_tier_agreement",
+        "harbinger_tier_agreement_ratio",
         "Share of the last 512 scored reports whose duration fell in the predicted level (NaN before any).",
         s -> s.drift().windowAgreement());
     gauge(
@@ -85,9 +108,12 @@ final class SidecarMetrics implements AutoCloseable {
           .tag("index", Integer.toString(index))
           .register(registry);
     }
-    Gauge.builder("harbinger_mode", predictor, p -> p.mode().ordinal())
-        .description("Routing mode: 0 off, 1 shadow, 2 predictive.")
-        .register(registry);
+    for (Mode m : Mode.values()) {
+      Gauge.builder("harbinger_mode", predictor, p -> p.mode() == m ? 1 : 0)
+          .description("Routing mode: 1 on the series of the current mode, 0 on the others.")
+          .tag("mode", m.name().toLowerCase(Locale.ROOT))
+          .register(registry);
+    }
     Gauge.builder("harbinger_route_watchers", routes, RouteTable::watchers)
         .description("Open WatchRoutes streams.")
         .register(registry);
@@ -96,9 +122,6 @@ final class SidecarMetrics implements AutoCloseable {
         .register(registry);
     FunctionCounter.builder("harbinger_route_updates", routes, RouteTable::changesPublished)
         .description("Route updates pushed to watchers.")
-        .register(registry);
-    Gauge.builder("harbinger_snapshot_age_seconds", snapshots, SnapshotKeeper::ageSeconds)
-        .description("Seconds since the last successful snapshot (-1 before the first).")
         .register(registry);
     FunctionCounter.builder("harbinger_snapshot_failures", snapshots, SnapshotKeeper::failures)
         .description("Snapshot saves that failed.")
@@ -113,6 +136,48 @@ final class SidecarMetrics implements AutoCloseable {
         .description("1 when the state came from the previous snapshot, <path>.prev.")
         .register(registry);
     reports.registerMetrics(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    jvmGc.bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+  }
+
+  /**
+   * Returns the interceptor that times the gRPC server's calls ({@code grpc_server_*}: requests
+   * received, responses sent and processing duration, by service, method and status code).
+   */
+  ServerInterceptor grpcServerInterceptor() {
+    return grpcServer;
+  }
+
+  /**
+   * Registers the timestamp gauges whose moment has come: a timestamp that was never set is absent
+   * from the scrape rather than a sentinel (Prometheus conventions: {@code *_timestamp_seconds}).
+   */
+  private void registerTimestamps() {
+    if (!snapshotTimestamp && snapshots.lastSaveMillis() >= 0) {
+      Gauge.builder(
+              "harbinger_snapshot_last_success_timestamp_seconds",
+              snapshots,
+              k -> k.lastSaveMillis() / 1e3)
+          .description("When the last successful snapshot finished, in Unix seconds.")
+          .register(registry);
+      snapshotTimestamp = true;
+    }
+    if (!reportTimestamp && reports.newestPublishedMicros() > 0) {
+      Gauge.builder(
+              "harbinger_report_last_published_timestamp_seconds",
+              reports,
+              r -> r.newestPublishedMicros() / 1e6)
+          .description(
+              "Publish time of the newest report learned, in Unix seconds: time() minus it is the"
+                  + " report lag.")
+          .register(registry);
+      reportTimestamp = true;
+    }
   }
 
   private void counter(
@@ -140,7 +205,8 @@ final class SidecarMetrics implements AutoCloseable {
   }
 
   /** Returns the scrape text, for tests and the HTTP handler. */
-  String scrape() {
+  synchronized String scrape() {
+    registerTimestamps();
     return registry.scrape();
   }
 
@@ -190,6 +256,7 @@ final class SidecarMetrics implements AutoCloseable {
     if (http != null) {
       http.stop(0);
     }
+    jvmGc.close();
     registry.close();
   }
 

@@ -149,9 +149,8 @@ final class SnapshotKeeper {
     return failures.get();
   }
 
-  /** Seconds since the last successful save, or -1 before the first. */
-  double ageSeconds() {
-    long last = lastSaveMillis.get();
-    return last < 0 ? -1 : (clock.millis() - last) / 1000.0;
+  /** When the last successful save finished, epoch milliseconds, or -1 before the first. */
+  long lastSaveMillis() {
+    return lastSaveMillis.get();
   }
 }

@@ -222,9 +222,66 @@ class SidecarServiceTest {
         .contains("harbinger_keys_tracked 3.0")
         .contains("harbinger_boundary_seconds{index=\"0\"}")
         .contains("harbinger_reports_learned_total 120.0")
-        .contains("harbinger_report_lag_seconds")
+        .contains("harbinger_report_last_published_timestamp_seconds")
         .doesNotContain("reserve_inventory");
     assertThat(Files.exists(dir)).isTrue();
+  }
+
+  @Test
+  void metrics_followPrometheusConventions_andIncludeJvmProcessAndGrpc() throws Exception {
+    String fresh = sidecar.metrics().scrape();
+    // Moments that have not happened are absent, not -1.
+    assertThat(fresh)
+        .doesNotContain("harbinger_snapshot_last_success_timestamp_seconds")
+        .doesNotContain("harbinger_report_last_published_timestamp_seconds")
+        .doesNotContain("_age_seconds")
+        .doesNotContain("harbinger_report_lag_seconds")
+        .contains("harbinger_tier_agreement_ratio ")
+        .contains("jvm_memory_used_bytes{")
+        .contains("jvm_threads_live_threads ")
+        .contains("jvm_classes_loaded_classes ")
+        .contains("process_cpu_usage ")
+        .contains("process_uptime_seconds ")
+        .contains("process_files_open_files ");
+    assertThat(modeSeries(fresh)).containsOnlyKeys("off", "shadow", "predictive");
+    assertThat(modeSeries(fresh).values()).containsOnlyOnce(1.0);
+
+    stub.setMode(SetModeRequest.newBuilder().setMode(RoutingMode.ROUTING_MODE_SHADOW).build());
+    long before = System.currentTimeMillis();
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(10));
+    stub.snapshot(SnapshotRequest.getDefaultInstance());
+    String later = sidecar.metrics().scrape();
+
+    assertThat(modeSeries(later))
+        .containsEntry("shadow", 1.0)
+        .containsEntry("off", 0.0)
+        .containsEntry("predictive", 0.0);
+    assertThat(sample(later, "harbinger_snapshot_last_success_timestamp_seconds"))
+        .isBetween(before / 1e3 - 1, System.currentTimeMillis() / 1e3 + 1);
+    assertThat(sample(later, "harbinger_report_last_published_timestamp_seconds"))
+        .isBetween(before / 1e3 - 60, System.currentTimeMillis() / 1e3 + 1);
+    assertThat(later)
+        .containsPattern(
+            "grpc_server_processing_duration_seconds_count\\{[^}]*method=\"SetMode\"[^}]*} 1(\\.0)?\n");
+  }
+
+  /** The value of each {@code harbinger_mode} series, by its mode label. */
+  private static java.util.Map<String, Double> modeSeries(String scrape) {
+    java.util.Map<String, Double> modes = new java.util.TreeMap<>();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?m)^harbinger_mode\\{mode=\"(\\w+)\"} (\\S+)$")
+            .matcher(scrape);
+    while (m.find()) {
+      modes.put(m.group(1), Double.parseDouble(m.group(2)));
+    }
+    return modes;
+  }
+
+  private static double sample(String scrape, String name) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?m)^" + name + " (\\S+)$").matcher(scrape);
+    assertThat(m.find()).as(name + " in the scrape").isTrue();
+    return Double.parseDouble(m.group(1));
   }
 
   private static int levelIn(List<RouteUpdate> updates, String key) {

@@ -1,0 +1,222 @@
+package io.harbinger.micrometer;
+
+import io.harbinger.rabbit.ClientStats;
+import io.harbinger.rabbit.IngestStats;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Objects;
+import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
+
+/**
+ * Binds Harbinger's client-side counters ({@link ClientStats}) to a Micrometer registry: what the
+ * wrapped channels stamped and reported, and, where the source has them, the report publisher's and
+ * the embedded router's counters.
+ *
+ * <p>Example:
+ *
+ * <pre>{@code
+ * new HarbingerClientMetrics(ClientStats.source(options.stats()).reports(publisher))
+ *     .bindTo(registry);
+ * // Prometheus: harbinger_client_published_total, harbinger_client_fallbacks_total{reason=...},
+ * // harbinger_client_reports_dropped_total, harbinger_client_reports_buffered, ...
+ * }</pre>
+ *
+ * <p>Every meter is a function counter or gauge that reads one snapshot when the registry asks, so
+ * recording costs the publish path nothing. No meter carries a key, a job type or a queue as a tag:
+ * tags are closed sets (reason, result). Meters of a part the source lacks (no report publisher, no
+ * embedded router) are not registered.
+ *
+ * <p>Thread-safe.
+ */
+public final class HarbingerClientMetrics implements MeterBinder {
+
+  private final ClientStats.Source source;
+
+  /**
+   * Creates the binder.
+   *
+   * @param source the process's counters
+   */
+  public HarbingerClientMetrics(ClientStats.Source source) {
+    this.source = Objects.requireNonNull(source, "source");
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    counter(registry, "harbinger.client.published", "Messages stamped", ClientStats::published);
+    fallback(registry, "router_failure", ClientStats::routerFailures);
+    fallback(registry, "no_router", ClientStats::routerAbsent);
+    fallback(registry, "invalid_level", ClientStats::invalidLevels);
+    counter(
+        registry,
+        "harbinger.client.user.id.replaced",
+        "Caller user-id values replaced by the connection's user",
+        ClientStats::userIdReplaced);
+    counter(registry, "harbinger.client.reports", "Duration reports made", ClientStats::reports);
+    counter(
+        registry,
+        "harbinger.client.reports.censored",
+        "Censored reports: redeliveries whose earlier attempt never settled",
+        ClientStats::censored);
+    counter(
+        registry,
+        "harbinger.client.settles.unmatched",
+        "Settlements of deliveries the wrapper was not tracking",
+        ClientStats::unmatchedSettles);
+    counter(
+        registry,
+        "harbinger.client.report.sink.failures",
+        "Reports lost because the report sink threw",
+        ClientStats::sinkFailures);
+    counter(
+        registry,
+        "harbinger.client.prefetch.warnings",
+        "Prefetch warnings logged",
+        ClientStats::prefetchWarnings);
+    counter(
+        registry,
+        "harbinger.client.stamps.unreadable",
+        "Deliveries whose x-harbinger stamp could not be read (processed at unknown level)",
+        ClientStats::unreadableStamps);
+    if (source.hasReporting()) {
+      bindReporting(registry);
+    }
+    if (source.hasRouting()) {
+      bindRouting(registry);
+    }
+  }
+
+  private void bindReporting(MeterRegistry registry) {
+    reporting(registry, "harbinger.client.reports.sent", "Reports confirmed", r -> r.sent());
+    reporting(
+        registry,
+        "harbinger.client.reports.dropped",
+        "Reports dropped: buffer full, publisher closed or batch failed",
+        r -> r.dropped());
+    FunctionCounter.builder(
+            "harbinger.client.report.batches",
+            source,
+            s -> s.get().reporting().orElseThrow().batches())
+        .description("Report batches, by result")
+        .tag("result", "confirmed")
+        .register(registry);
+    FunctionCounter.builder(
+            "harbinger.client.report.batches",
+            source,
+            s -> s.get().reporting().orElseThrow().failedBatches())
+        .description("Report batches, by result")
+        .tag("result", "failed")
+        .register(registry);
+    Gauge.builder(
+            "harbinger.client.reports.buffered",
+            source,
+            s -> s.get().reporting().orElseThrow().buffered())
+        .description("Reports waiting in the publisher's buffer")
+        .register(registry);
+    Gauge.builder(
+            "harbinger.client.reporter.blocked",
+            source,
+            s -> s.get().reporting().orElseThrow().blocked() ? 1 : 0)
+        .description("1 while RabbitMQ blocks the report connection")
+        .register(registry);
+    Gauge.builder(
+            "harbinger.client.reporter.identity.refused",
+            source,
+            s -> s.get().reporting().orElseThrow().identityRefused() ? 1 : 0)
+        .description("1 once RabbitMQ refused the report batches' user-id")
+        .register(registry);
+  }
+
+  private void bindRouting(MeterRegistry registry) {
+    routing(
+        registry,
+        "harbinger.client.router.lookup.failures",
+        "Router lookups that failed and went to the default level",
+        r -> r.lookupFailures());
+    Gauge.builder(
+            "harbinger.client.router.consuming",
+            source,
+            s -> s.get().routing().orElseThrow().consuming() ? 1 : 0)
+        .description("1 while the embedded router's report consumer is up")
+        .register(registry);
+    ingest(
+        registry,
+        "harbinger.client.router.report.batches",
+        "Report batches read",
+        b -> b.batches());
+    ingest(
+        registry,
+        "harbinger.client.router.reports.learned",
+        "Acknowledged durations learned",
+        IngestStats::learned);
+    ingest(
+        registry,
+        "harbinger.client.router.reports.censored",
+        "Censored observations learned",
+        IngestStats::censored);
+    ingest(
+        registry,
+        "harbinger.client.router.reports.not.learned",
+        "Nacks and rejects (counted, never learned)",
+        IngestStats::notLearned);
+    rejected(registry, "malformed_batch", IngestStats::malformedBatches);
+    rejected(registry, "oversized_batch", IngestStats::oversizedBatches);
+    rejected(registry, "bad_outcome", IngestStats::rejectedOutcomes);
+    rejected(registry, "bad_key", IngestStats::rejectedKeys);
+    rejected(registry, "bad_duration", IngestStats::rejectedDurations);
+    rejected(registry, "untracked_key", IngestStats::untracked);
+    rejected(registry, "untrusted_batch", IngestStats::untrustedBatches);
+    rejected(registry, "forged_report", IngestStats::forgedReports);
+    rejected(registry, "reporter_key_limit", IngestStats::reporterKeyLimit);
+    rejected(registry, "bad_dropped_count", IngestStats::rejectedDropCounts);
+  }
+
+  private void counter(
+      MeterRegistry registry, String name, String help, ToLongFunction<ClientStats> f) {
+    FunctionCounter.builder(name, source, s -> f.applyAsLong(s.get()))
+        .description(help)
+        .register(registry);
+  }
+
+  private void fallback(MeterRegistry registry, String reason, ToLongFunction<ClientStats> f) {
+    FunctionCounter.builder("harbinger.client.fallbacks", source, s -> f.applyAsLong(s.get()))
+        .description("Messages sent at the default level, by reason")
+        .tag("reason", reason)
+        .register(registry);
+  }
+
+  private void reporting(
+      MeterRegistry registry, String name, String help, ToDoubleFunction<ClientStats.Reporting> f) {
+    FunctionCounter.builder(name, source, s -> f.applyAsDouble(s.get().reporting().orElseThrow()))
+        .description(help)
+        .register(registry);
+  }
+
+  private void routing(
+      MeterRegistry registry, String name, String help, ToDoubleFunction<ClientStats.Routing> f) {
+    FunctionCounter.builder(name, source, s -> f.applyAsDouble(s.get().routing().orElseThrow()))
+        .description(help)
+        .register(registry);
+  }
+
+  private void ingest(
+      MeterRegistry registry, String name, String help, ToLongFunction<IngestStats> f) {
+    FunctionCounter.builder(
+            name, source, s -> f.applyAsLong(s.get().routing().orElseThrow().ingest()))
+        .description(help)
+        .register(registry);
+  }
+
+  private void rejected(MeterRegistry registry, String reason, ToLongFunction<IngestStats> f) {
+    FunctionCounter.builder(
+            "harbinger.client.router.reports.rejected",
+            source,
+            s -> f.applyAsLong(s.get().routing().orElseThrow().ingest()))
+        .description("Reports or batches the embedded router refused, by reason")
+        .tag("reason", reason)
+        .register(registry);
+  }
+}

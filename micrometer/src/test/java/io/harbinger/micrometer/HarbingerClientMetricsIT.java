@@ -1,0 +1,73 @@
+package io.harbinger.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.proto.v1.DurationReport;
+import io.harbinger.proto.v1.Outcome;
+import io.harbinger.rabbit.AdapterStats;
+import io.harbinger.rabbit.ClientStats;
+import io.harbinger.rabbit.EmbeddedRouter;
+import io.harbinger.rabbit.ReportPublisher;
+import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.TestBroker;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+
+/** The report publisher's and the embedded router's meters, on a real broker. */
+class HarbingerClientMetricsIT {
+
+  @EachBroker
+  void reportsPublishedAndLearned_showInTheRegistry(TestBroker broker) throws Exception {
+    String exchange = TestBroker.unique("metrics.reports");
+    HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (EmbeddedRouter router =
+            EmbeddedRouter.builder(broker.factory(), predictor).exchange(exchange).start();
+        ReportPublisher publisher =
+            ReportPublisher.builder(broker.factory())
+                .exchange(exchange)
+                .batchSize(5)
+                .flushInterval(Duration.ofMillis(20))
+                .start()) {
+      new HarbingerClientMetrics(
+              ClientStats.source(new AdapterStats()).reports(publisher).router(router))
+          .bindTo(registry);
+      for (int i = 0; i < 5; i++) {
+        publisher.accept(
+            DurationReport.newBuilder()
+                .setProducer(broker.factory().getUsername())
+                .setJobType("metrics")
+                .setOutcome(Outcome.OUTCOME_ACK)
+                .setHandlerNanos(1_000_000)
+                .setPublishedLevel(-1)
+                .build());
+      }
+
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  registry.get("harbinger.client.router.reports.learned").functionCounter().count()
+                      == 5);
+      assertThat(registry.get("harbinger.client.reports.sent").functionCounter().count())
+          .isEqualTo(5);
+      assertThat(
+              registry
+                  .get("harbinger.client.report.batches")
+                  .tag("result", "failed")
+                  .functionCounter()
+                  .count())
+          .isZero();
+      assertThat(registry.get("harbinger.client.router.consuming").gauge().value()).isEqualTo(1);
+      assertThat(registry.get("harbinger.client.reports.buffered").gauge().value()).isZero();
+    } finally {
+      try (var c = broker.factory().newConnection("metrics-it-cleanup");
+          var ch = c.createChannel()) {
+        ch.exchangeDelete(exchange);
+      }
+    }
+  }
+}

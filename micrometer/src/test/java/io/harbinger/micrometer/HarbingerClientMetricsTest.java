@@ -1,0 +1,80 @@
+package io.harbinger.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.harbinger.rabbit.AdapterStats;
+import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.ClientStats;
+import io.harbinger.rabbit.DeliveryTimer;
+import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.MessageStamper;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class HarbingerClientMetricsTest {
+
+  private final AdapterStats stats = new AdapterStats();
+  private final ChannelOptions options = ChannelOptions.builder("shop").stats(stats).build();
+  private final MessageStamper stamper = MessageStamper.create(options, null);
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+  private double counter(String name, String... tags) {
+    return registry.get(name).tags(tags).functionCounter().count();
+  }
+
+  @Test
+  void adapterCounters_areReadLiveFromTheOneSnapshotView() {
+    new HarbingerClientMetrics(ClientStats.source(stats)).bindTo(registry);
+
+    stamper.stamp("", "jobs", "a", 1, null, "bob");
+    stamper.stamp("", "jobs", "a", 1, null, null);
+    DeliveryTimer timer = DeliveryTimer.create(options);
+    timer.handlerDone(
+        timer.begin(
+            1, false, "shop", null, null, Map.of(HarbingerHeaders.STAMP, "v9;x=1"), null, true),
+        true);
+
+    assertThat(counter("harbinger.client.published")).isEqualTo(2);
+    assertThat(counter("harbinger.client.fallbacks", "reason", "no_router")).isEqualTo(2);
+    assertThat(counter("harbinger.client.fallbacks", "reason", "router_failure")).isZero();
+    assertThat(counter("harbinger.client.user.id.replaced")).isEqualTo(1);
+    assertThat(counter("harbinger.client.reports")).isEqualTo(1);
+    assertThat(counter("harbinger.client.stamps.unreadable")).isEqualTo(1);
+    assertThat(counter("harbinger.client.published"))
+        .isEqualTo(ClientStats.source(stats).get().published());
+  }
+
+  @Test
+  void partsTheSourceLacks_registerNoMeters() {
+    new HarbingerClientMetrics(ClientStats.source(stats)).bindTo(registry);
+
+    assertThat(registry.find("harbinger.client.reports.sent").meters()).isEmpty();
+    assertThat(registry.find("harbinger.client.reports.buffered").meters()).isEmpty();
+    assertThat(registry.find("harbinger.client.router.consuming").meters()).isEmpty();
+    assertThat(registry.find("harbinger.client.router.reports.rejected").meters()).isEmpty();
+    assertThat(registry.getMeters())
+        .allSatisfy(m -> assertThat(m.getId().getTags()).hasSizeLessThan(2));
+  }
+
+  @Test
+  void prometheusNames_followItsConventions() {
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new HarbingerClientMetrics(ClientStats.source(stats)).bindTo(prometheus);
+    stamper.stamp("", "jobs", "a", 1, null, null);
+
+    assertThat(prometheus.scrape())
+        .contains("harbinger_client_published_total 1.0")
+        .contains("harbinger_client_fallbacks_total{reason=\"no_router\"} 1.0")
+        .contains("harbinger_client_stamps_unreadable_total 0.0")
+        .doesNotContain("shop");
+  }
+
+  @Test
+  void binder_needsASource() {
+    assertThatThrownBy(() -> new HarbingerClientMetrics(null)).hasMessage("source");
+  }
+}

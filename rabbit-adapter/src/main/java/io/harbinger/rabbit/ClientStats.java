@@ -1,0 +1,201 @@
+package io.harbinger.rabbit;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * One read-only snapshot of what Harbinger's client side counted in a process: the wrapped
+ * channels' counters ({@link AdapterStats}), and where the process has them, its {@link
+ * ReportPublisher}'s and its {@link EmbeddedRouter}'s. Metrics integrations read this one view.
+ *
+ * <p>Example:
+ *
+ * <pre>{@code
+ * ClientStats.Source source =
+ *     ClientStats.source(options.stats()).reports(publisher).router(router);
+ * ClientStats now = source.get();
+ * long atDefault = now.routerFailures() + now.routerAbsent() + now.invalidLevels();
+ * long lost = now.reporting().map(ClientStats.Reporting::dropped).orElse(0L);
+ * }</pre>
+ *
+ * <p>Every count only increases over a process's life; the gauges ({@code buffered}, {@code
+ * blocked}, {@code identityRefused}, {@code consuming}) are the state at the snapshot.
+ *
+ * @param published messages stamped ({@link AdapterStats#published()})
+ * @param routerFailures publishes at the default level because the router threw or answered null
+ * @param routerAbsent publishes at the default level because no router was configured
+ * @param invalidLevels publishes at the default level because the router answered a level out of
+ *     range
+ * @param userIdReplaced caller {@code user-id} values replaced by the connection's user
+ * @param reports duration reports handed to the report sink, censored ones included
+ * @param censored censored reports: redeliveries whose earlier attempt never settled
+ * @param unmatchedSettles settlements of delivery tags the wrapper was not tracking
+ * @param sinkFailures reports lost because the report sink threw
+ * @param prefetchWarnings prefetch warnings logged, at most one per queue
+ * @param unreadableStamps deliveries whose {@code x-harbinger} stamp could not be read in full
+ * @param reporting the report publisher's counters, when the process has one
+ * @param routing the embedded router's counters, when the process has one
+ */
+public record ClientStats(
+    long published,
+    long routerFailures,
+    long routerAbsent,
+    long invalidLevels,
+    long userIdReplaced,
+    long reports,
+    long censored,
+    long unmatchedSettles,
+    long sinkFailures,
+    long prefetchWarnings,
+    long unreadableStamps,
+    Optional<Reporting> reporting,
+    Optional<Routing> routing) {
+
+  /** Checks the optional parts are given (as empty when absent). */
+  public ClientStats {
+    Objects.requireNonNull(reporting, "reporting");
+    Objects.requireNonNull(routing, "routing");
+  }
+
+  /**
+   * A {@link ReportPublisher}'s counters.
+   *
+   * @param sent reports in batches RabbitMQ confirmed
+   * @param dropped reports dropped: buffer full, publisher closed, or their batch failed
+   * @param batches batches RabbitMQ confirmed
+   * @param failedBatches batches refused, unconfirmed in time, or lost with their channel
+   * @param buffered reports waiting in the buffer now
+   * @param blocked whether RabbitMQ blocks the report connection now (a resource alarm)
+   * @param identityRefused whether RabbitMQ refused the batches' {@code user-id}
+   */
+  public record Reporting(
+      long sent,
+      long dropped,
+      long batches,
+      long failedBatches,
+      int buffered,
+      boolean blocked,
+      boolean identityRefused) {}
+
+  /**
+   * An {@link EmbeddedRouter}'s counters.
+   *
+   * @param lookupFailures lookups that failed and went to the default level
+   * @param consuming whether its report consumer is registered and its connection open now
+   * @param ingest what it did with the reports it read
+   */
+  public record Routing(long lookupFailures, boolean consuming, IngestStats ingest) {
+
+    /** Checks the ingestion counters are given. */
+    public Routing {
+      Objects.requireNonNull(ingest, "ingest");
+    }
+  }
+
+  /**
+   * Starts a source of snapshots over a process's counters.
+   *
+   * @param stats the counters of its wrapped channels (the {@link ChannelOptions#stats()} they
+   *     share)
+   * @return a source with no report publisher and no embedded router
+   */
+  public static Source source(AdapterStats stats) {
+    return new Source(Objects.requireNonNull(stats, "stats"), null, null);
+  }
+
+  /**
+   * Takes snapshots of one process's counters; immutable, so each {@code with} step returns a new
+   * source. Thread-safe: reading the counters never blocks a publish.
+   */
+  public static final class Source implements Supplier<ClientStats> {
+
+    private final AdapterStats stats;
+    private final ReportPublisher publisher;
+    private final EmbeddedRouter router;
+
+    private Source(AdapterStats stats, ReportPublisher publisher, EmbeddedRouter router) {
+      this.stats = stats;
+      this.publisher = publisher;
+      this.router = router;
+    }
+
+    /**
+     * Returns a source that also reads a report publisher.
+     *
+     * @param value the process's report publisher
+     * @return the new source
+     */
+    public Source reports(ReportPublisher value) {
+      return new Source(stats, Objects.requireNonNull(value, "publisher"), router);
+    }
+
+    /**
+     * Returns a source that also reads an embedded router.
+     *
+     * @param value the process's embedded router
+     * @return the new source
+     */
+    public Source router(EmbeddedRouter value) {
+      return new Source(stats, publisher, Objects.requireNonNull(value, "router"));
+    }
+
+    /**
+     * Returns whether snapshots carry a report publisher's counters.
+     *
+     * @return true when {@link #reports} was given one
+     */
+    public boolean hasReporting() {
+      return publisher != null;
+    }
+
+    /**
+     * Returns whether snapshots carry an embedded router's counters.
+     *
+     * @return true when {@link #router} was given one
+     */
+    public boolean hasRouting() {
+      return router != null;
+    }
+
+    /**
+     * Takes a snapshot now.
+     *
+     * @return the counters
+     */
+    @Override
+    public ClientStats get() {
+      Optional<Reporting> reporting =
+          publisher == null
+              ? Optional.empty()
+              : Optional.of(
+                  new Reporting(
+                      publisher.sent(),
+                      publisher.dropped(),
+                      publisher.batches(),
+                      publisher.failedBatches(),
+                      publisher.buffered(),
+                      publisher.blocked(),
+                      publisher.identityRefused()));
+      Optional<Routing> routing =
+          router == null
+              ? Optional.empty()
+              : Optional.of(
+                  new Routing(router.failures(), router.consuming(), router.ingestStats()));
+      return new ClientStats(
+          stats.published(),
+          stats.routerFailures(),
+          stats.routerAbsent(),
+          stats.invalidLevels(),
+          stats.userIdReplaced(),
+          stats.reports(),
+          stats.censored(),
+          stats.unmatchedSettles(),
+          stats.sinkFailures(),
+          stats.prefetchWarnings(),
+          stats.unreadableStamps(),
+          reporting,
+          routing);
+    }
+  }
+}
