@@ -57,6 +57,12 @@ final class HarbingerMetrics implements MeterBinder {
         stats);
     counter(
         registry,
+        "harbinger.stamps.unreadable",
+        "Deliveries whose x-harbinger stamp could not be read (processed at unknown level)",
+        s -> s.unreadableStamps(),
+        stats);
+    counter(
+        registry,
         "harbinger.prefetch.warnings",
         "Prefetch warnings logged",
         s -> s.prefetchWarnings(),
