@@ -24,8 +24,8 @@ import java.util.Map;
  *
  * <p>Implementation notes. Encoding concatenates one of 30 prefixes, made once (one per level and
  * mode), with the decimal publish time: two small allocations per publish, against three header
- * names and three typed values in the first version's headers. Parsing allocates nothing but the
- * string of a {@link LongString} value.
+ * names and three typed values in the first version's headers. Parsing walks the string once
+ * without splitting it; it allocates the string of a {@link LongString} value and the reading.
  *
  * <p>Thread-safe: stateless.
  */
