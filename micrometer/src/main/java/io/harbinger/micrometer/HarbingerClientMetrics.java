@@ -25,9 +25,10 @@ import java.util.function.ToLongFunction;
  * }</pre>
  *
  * <p>Every meter is a function counter or gauge that reads one snapshot when the registry asks, so
- * recording costs the publish path nothing. No meter carries a key, a job type or a queue as a tag:
- * tags are closed sets (reason, result). Meters of a part the source lacks (no report publisher, no
- * embedded router) are not registered.
+ * recording costs the publish path nothing. The meters hold the source strongly (Micrometer holds a
+ * meter's state object weakly, and nothing else need keep this binder or its source). No meter
+ * carries a key, a job type or a queue as a tag: tags are closed sets (reason, result). Meters of a
+ * part the source lacks (no report publisher, no embedded router) are not registered.
  *
  * <p>Thread-safe.
  */
@@ -99,33 +100,33 @@ public final class HarbingerClientMetrics implements MeterBinder {
     FunctionCounter.builder(
             "harbinger.client.report.batches",
             source,
-            s -> s.get().reporting().orElseThrow().batches())
+            s -> source.get().reporting().orElseThrow().batches())
         .description("Report batches, by result")
         .tag("result", "confirmed")
         .register(registry);
     FunctionCounter.builder(
             "harbinger.client.report.batches",
             source,
-            s -> s.get().reporting().orElseThrow().failedBatches())
+            s -> source.get().reporting().orElseThrow().failedBatches())
         .description("Report batches, by result")
         .tag("result", "failed")
         .register(registry);
     Gauge.builder(
             "harbinger.client.reports.buffered",
             source,
-            s -> s.get().reporting().orElseThrow().buffered())
+            s -> source.get().reporting().orElseThrow().buffered())
         .description("Reports waiting in the publisher's buffer")
         .register(registry);
     Gauge.builder(
             "harbinger.client.reporter.blocked",
             source,
-            s -> s.get().reporting().orElseThrow().blocked() ? 1 : 0)
+            s -> source.get().reporting().orElseThrow().blocked() ? 1 : 0)
         .description("1 while RabbitMQ blocks the report connection")
         .register(registry);
     Gauge.builder(
             "harbinger.client.reporter.identity.refused",
             source,
-            s -> s.get().reporting().orElseThrow().identityRefused() ? 1 : 0)
+            s -> source.get().reporting().orElseThrow().identityRefused() ? 1 : 0)
         .description("1 once RabbitMQ refused the report batches' user-id")
         .register(registry);
   }
@@ -139,7 +140,7 @@ public final class HarbingerClientMetrics implements MeterBinder {
     Gauge.builder(
             "harbinger.client.router.consuming",
             source,
-            s -> s.get().routing().orElseThrow().consuming() ? 1 : 0)
+            s -> source.get().routing().orElseThrow().consuming() ? 1 : 0)
         .description("1 while the embedded router's report consumer is up")
         .register(registry);
     ingest(
@@ -176,13 +177,13 @@ public final class HarbingerClientMetrics implements MeterBinder {
 
   private void counter(
       MeterRegistry registry, String name, String help, ToLongFunction<ClientStats> f) {
-    FunctionCounter.builder(name, source, s -> f.applyAsLong(s.get()))
+    FunctionCounter.builder(name, source, s -> f.applyAsLong(source.get()))
         .description(help)
         .register(registry);
   }
 
   private void fallback(MeterRegistry registry, String reason, ToLongFunction<ClientStats> f) {
-    FunctionCounter.builder("harbinger.client.fallbacks", source, s -> f.applyAsLong(s.get()))
+    FunctionCounter.builder("harbinger.client.fallbacks", source, s -> f.applyAsLong(source.get()))
         .description("Messages sent at the default level, by reason")
         .tag("reason", reason)
         .register(registry);
@@ -190,14 +191,16 @@ public final class HarbingerClientMetrics implements MeterBinder {
 
   private void reporting(
       MeterRegistry registry, String name, String help, ToDoubleFunction<ClientStats.Reporting> f) {
-    FunctionCounter.builder(name, source, s -> f.applyAsDouble(s.get().reporting().orElseThrow()))
+    FunctionCounter.builder(
+            name, source, s -> f.applyAsDouble(source.get().reporting().orElseThrow()))
         .description(help)
         .register(registry);
   }
 
   private void routing(
       MeterRegistry registry, String name, String help, ToDoubleFunction<ClientStats.Routing> f) {
-    FunctionCounter.builder(name, source, s -> f.applyAsDouble(s.get().routing().orElseThrow()))
+    FunctionCounter.builder(
+            name, source, s -> f.applyAsDouble(source.get().routing().orElseThrow()))
         .description(help)
         .register(registry);
   }
@@ -205,7 +208,7 @@ public final class HarbingerClientMetrics implements MeterBinder {
   private void ingest(
       MeterRegistry registry, String name, String help, ToLongFunction<IngestStats> f) {
     FunctionCounter.builder(
-            name, source, s -> f.applyAsLong(s.get().routing().orElseThrow().ingest()))
+            name, source, s -> f.applyAsLong(source.get().routing().orElseThrow().ingest()))
         .description(help)
         .register(registry);
   }
@@ -214,7 +217,7 @@ public final class HarbingerClientMetrics implements MeterBinder {
     FunctionCounter.builder(
             "harbinger.client.router.reports.rejected",
             source,
-            s -> f.applyAsLong(s.get().routing().orElseThrow().ingest()))
+            s -> f.applyAsLong(source.get().routing().orElseThrow().ingest()))
         .description("Reports or batches the embedded router refused, by reason")
         .tag("reason", reason)
         .register(registry);

@@ -77,4 +77,15 @@ class HarbingerClientMetricsTest {
   void binder_needsASource() {
     assertThatThrownBy(() -> new HarbingerClientMetrics(null)).hasMessage("source");
   }
+
+  @Test
+  void meters_outliveTheBinderAndItsSource() {
+    new HarbingerClientMetrics(ClientStats.source(stats)).bindTo(registry);
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    stamper.stamp("", "jobs", "a", 1, null, null);
+
+    assertThat(counter("harbinger.client.published")).isEqualTo(1);
+  }
 }
