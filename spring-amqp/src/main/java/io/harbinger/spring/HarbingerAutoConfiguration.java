@@ -116,7 +116,7 @@ public final class HarbingerAutoConfiguration {
             throw new IllegalStateException(
                 "harbinger.router.kind=sidecar needs the sidecar client ("
                     + SidecarRouters.CLIENT_CLASS
-                    + ") on the classpath: add the io.harbinger:sidecar dependency");
+                    + ") on the classpath: add the io.harbinger:sidecar-client dependency");
           }
           yield SidecarRouters.watch(properties.router().sidecar(), properties.levels());
         }
