@@ -130,7 +130,7 @@ public final class Stamp {
    * predictive, {@code s} shadow, {@code o} off) and the publish time in epoch microseconds. Level
    * 0, predictive, published at 2026-12-01T12:00:00.000001Z: {@code v1;l=0;m=p;t=1796126400000001}.
    *
-   * @return the header's value, a string of at most 29 characters
+   * @return the header's value, 29 characters for any time before the year 2286
    */
   public String headerValue() {
     return header;
