@@ -1,5 +1,6 @@
 package io.harbinger.rabbit;
 
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -20,6 +21,10 @@ public final class AdapterStats {
   final LongAdder unmatchedSettles = new LongAdder();
   final LongAdder sinkFailures = new LongAdder();
   final LongAdder prefetchWarnings = new LongAdder();
+  final LongAdder laneHandoffs = new LongAdder();
+  final LongAdder laneHeldNanos = new LongAdder();
+  final AtomicLong laneHeld = new AtomicLong();
+  final AtomicLong laneHeldMax = new AtomicLong();
 
   /** Creates zeroed counters. */
   public AdapterStats() {}
@@ -115,6 +120,64 @@ public final class AdapterStats {
    */
   public long prefetchWarnings() {
     return prefetchWarnings.sum();
+  }
+
+  /**
+   * Returns the deliveries that lanes consumers handed to their applications.
+   *
+   * @return the count
+   */
+  public long laneHandoffs() {
+    return laneHandoffs.sum();
+  }
+
+  /**
+   * Returns how many deliveries lanes consumers hold now: delivered by RabbitMQ to the consumer but
+   * not yet handed to the application (invisible to other consumers meanwhile).
+   *
+   * @return the count, a gauge
+   */
+  public long laneHeld() {
+    return laneHeld.get();
+  }
+
+  /**
+   * Returns the most deliveries lanes consumers held at once.
+   *
+   * @return the high-water mark of {@link #laneHeld()}
+   */
+  public long laneHeldMax() {
+    return laneHeldMax.get();
+  }
+
+  /**
+   * Returns the mean time a delivery handed to the application had been held by its lanes consumer.
+   *
+   * @return milliseconds, NaN before the first hand-off
+   */
+  public double laneHeldMeanMillis() {
+    long n = laneHandoffs.sum();
+    return n == 0 ? Double.NaN : laneHeldNanos.sum() / 1e6 / n;
+  }
+
+  /**
+   * Changes the count of held lane deliveries; for the adapter's internal package.
+   *
+   * @param delta deliveries received (positive) or handed off or dropped (negative)
+   */
+  public void laneHeldChanged(int delta) {
+    long now = laneHeld.addAndGet(delta);
+    laneHeldMax.accumulateAndGet(now, Math::max);
+  }
+
+  /**
+   * Counts one hand-off of a held lane delivery; for the adapter's internal package.
+   *
+   * @param heldNanos how long it was held
+   */
+  public void laneHandedOff(long heldNanos) {
+    laneHandoffs.increment();
+    laneHeldNanos.add(Math.max(0, heldNanos));
   }
 
   /**

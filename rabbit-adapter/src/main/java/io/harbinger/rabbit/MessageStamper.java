@@ -52,6 +52,10 @@ public final class MessageStamper {
 
   private static final String PREDICTIVE = "predictive";
   private static final String SHADOW = "shadow";
+
+  /** The mode stamped on a message published in shadow mode. */
+  public static final String SHADOW_MODE = SHADOW;
+
   private static final String OFF = "off";
 
   private final String user;
