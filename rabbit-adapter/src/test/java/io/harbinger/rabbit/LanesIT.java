@@ -329,6 +329,62 @@ class LanesIT {
   }
 
   @EachBroker
+  void lanes_mandatoryPublishToMissingLane_returnedWithCallersProperties_ttlDeadLettersPerLane(
+      TestBroker broker) throws Exception {
+    ConnectionFactory factory = broker.factory();
+    String user = factory.getUsername();
+    String queue = TestBroker.unique("lanes-returns");
+    String dead = TestBroker.unique("lanes-dead");
+    Connection connection = factory.newConnection("harbinger-it-" + queue);
+    try {
+      LaneLayout layout;
+      try (Channel ch = connection.createChannel()) {
+        ch.queueDeclare(dead, true, false, false, typed(QUORUM));
+        Map<String, Object> args = new HashMap<>(typed(QUORUM));
+        args.put("x-message-ttl", 200);
+        args.put("x-dead-letter-exchange", "");
+        args.put("x-dead-letter-routing-key", dead);
+        layout = Lanes.declare(ch, queue, 3, args);
+        ch.queueDelete(layout.laneName(1));
+      }
+      Channel producer =
+          PredictiveChannels.wrap(
+              connection.createChannel(), ChannelOptions.builder(user).router(router()).build());
+      producer.confirmSelect();
+      List<com.rabbitmq.client.Return> returned = new CopyOnWriteArrayList<>();
+      producer.addReturnListener(returned::add);
+      AMQP.BasicProperties middle = job("other", "to-missing-lane");
+      producer.basicPublish("", queue, true, middle, new byte[] {1});
+      producer.basicPublish("", queue, true, job("short", "expires"), new byte[] {2});
+      producer.waitForConfirmsOrDie(10_000);
+      await().atMost(Duration.ofSeconds(10)).until(() -> returned.size() == 1);
+      com.rabbitmq.client.Return r = returned.get(0);
+      assertThat(r.getReplyText()).isEqualTo("NO_ROUTE");
+      assertThat(r.getRoutingKey()).isEqualTo(layout.laneName(1));
+      assertThat(r.getProperties().getMessageId()).isEqualTo("to-missing-lane");
+      assertThat(r.getProperties().getHeaders()).isEqualTo(middle.getHeaders());
+      // The short job expires in its lane after 200 ms and is dead-lettered as that lane says.
+      try (Channel check = connection.createChannel()) {
+        await()
+            .atMost(Duration.ofSeconds(10))
+            .untilAsserted(
+                () -> assertThat(check.queueDeclarePassive(dead).getMessageCount()).isEqualTo(1));
+        com.rabbitmq.client.GetResponse got = check.basicGet(dead, true);
+        assertThat(got.getProps().getMessageId()).isEqualTo("expires");
+        assertThat(got.getProps().getHeaders().get("x-first-death-queue").toString())
+            .isEqualTo(layout.laneName(0));
+      }
+    } finally {
+      for (int level = 0; level < 2; level++) {
+        Quietly.deleteQueue(connection, queue + ".lane-" + level);
+      }
+      Quietly.deleteQueue(connection, queue);
+      Quietly.deleteQueue(connection, dead);
+      Quietly.close(connection);
+    }
+  }
+
+  @EachBroker
   void lanes_badInput_clearErrors(TestBroker broker) throws Exception {
     ConnectionFactory factory = broker.factory();
     String user = factory.getUsername();
