@@ -31,7 +31,7 @@ import java.util.Objects;
  * @param anticipation how long the consumer waits for a lane's next delivery before handing over
  *     work of a level served later, while that lane is likely not empty (it delivered, or had a
  *     delivery settled, within this time, and RabbitMQ may send it more); zero or positive, at most
- *     1 s; 5 ms by default
+ *     1 s; 20 ms by default
  */
 public record LaneOptions(
     Selection selection,
@@ -42,8 +42,8 @@ public record LaneOptions(
     int lanePrefetch,
     Duration anticipation) {
 
-  /** The default anticipation, 5 ms. */
-  public static final Duration DEFAULT_ANTICIPATION = Duration.ofMillis(5);
+  /** The default anticipation, 20 ms. */
+  public static final Duration DEFAULT_ANTICIPATION = Duration.ofMillis(20);
 
   /** Checks the values; see the class description for the rules. */
   public LaneOptions {

@@ -128,7 +128,9 @@ class LanesIT {
         assertThat(check.queueDeclarePassive(queue).getMessageCount()).isEqualTo(12);
       }
 
-      ChannelOptions consumerOptions = ChannelOptions.builder(user).lanes(laneOptions).build();
+      List<io.harbinger.proto.v1.DurationReport> reports = new CopyOnWriteArrayList<>();
+      ChannelOptions consumerOptions =
+          ChannelOptions.builder(user).lanes(laneOptions).reports(reports::add).build();
       Channel consumer = PredictiveChannels.wrap(connection.createChannel(), consumerOptions);
       consumer.basicQos(1);
       List<String> order = new CopyOnWriteArrayList<>();
@@ -174,6 +176,16 @@ class LanesIT {
           .as("long jobs run before the last short one in %s", order)
           .isLessThanOrEqualTo(allowed);
       assertThat(order).filteredOn(id -> id.startsWith("raw")).hasSize(2);
+      // Duration reports flow as for any wrapped consumer: one per acknowledged delivery.
+      await().atMost(Duration.ofSeconds(5)).until(() -> reports.size() == 22);
+      assertThat(reports)
+          .filteredOn(r -> r.getJobType().equals("long"))
+          .hasSize(10)
+          .allSatisfy(r -> assertThat(r.getHandlerNanos()).isGreaterThanOrEqualTo(40_000_000L))
+          .allSatisfy(r -> assertThat(r.getPublishedLevel()).isEqualTo(2));
+      assertThat(reports)
+          .filteredOn(r -> r.getJobType().equals("short") && r.getPublishedLevel() == 0)
+          .hasSize(10);
       AdapterStats stats = consumerOptions.stats();
       assertThat(stats.laneHandoffs()).isEqualTo(22);
       // Held: at most the lane prefetch (2) per lane at once.

@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Only the heads of the lanes are here, so a lane that holds nothing may merely have its next
  * delivery in flight (RabbitMQ sends it after the previous acknowledgement). Such a lane (it
- * delivered, or had a delivery settled, within the anticipation, 5 ms by default, and has credit)
+ * delivered, or had a delivery settled, within the anticipation, 20 ms by default, and has credit)
  * counts as non-empty for selection: when the selector would serve it, the dispatcher waits for it
  * up to the anticipation instead of handing over work of a level served later; and it keeps its
  * virtual clock (the selector is told a level became active only when its lane had been taken for
