@@ -28,7 +28,8 @@
 #   RABBITMQ4_DIST_PORT  Erlang distribution port        (default 20000 + RABBITMQ4_PORT)
 #   RABBITMQ4_NODENAME   node name                       (default rabbit4@localhost)
 #   RABBITMQ4_MIRROR     Debian mirror for debootstrap   (default the mirror apt uses, else deb.debian.org)
-#   RABBITMQ4_CLUSTER_PORT  AMQP port of cluster node 1  (default 5681; node I listens on 5680 + I)
+#   RABBITMQ4_CLUSTER_PORT  AMQP port of cluster node 1  (default 5691; node I listens on 5690 + I, its Erlang
+#                           distribution on 20000 + that port: 25691 ...; clear of compose-smoke's 5682 and 25682)
 #
 # The node refuses RabbitMQ 4's deprecated features (transient non-exclusive queues, global QoS, classic queue
 # mirroring, RAM nodes) instead of warning about them, so anything that still uses one fails visibly.
@@ -44,7 +45,7 @@ STAMP="$ROOT/.harbinger-root-complete"
 STARTED_BY_US="$ROOT/.harbinger-started-node"
 LOG_DIR="/var/log/rabbitmq"
 EXPECTED_VERSION_PREFIX="4.0."
-CLUSTER_PORT="${RABBITMQ4_CLUSTER_PORT:-5681}"
+CLUSTER_PORT="${RABBITMQ4_CLUSTER_PORT:-5691}"
 CLUSTER_NODES="$ROOT/.harbinger-cluster-nodes"
 CONFIG_FILE=""
 

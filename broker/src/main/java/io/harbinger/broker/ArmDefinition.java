@@ -3,6 +3,7 @@ package io.harbinger.broker;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.scheduler.AgingMode;
 import io.harbinger.scheduler.Selection;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -18,9 +19,20 @@ import java.util.Objects;
  * @param selection strict priority or weighted shares (8:3:1 for three levels)
  * @param aging none, plain or pausing
  * @param levels the number of levels, in [2, 10]
+ * @param layout the queue layout of a RabbitMQ arm: a priority queue, or lanes (then the selection
+ *     and aging are the lanes consumer's); {@link QueueLayout#PRIORITY_QUEUE} for every other arm
+ * @param weights one weight per level for weighted selection, each in [1, 1000]; empty for the
+ *     default weights of the number of levels
  */
 public record ArmDefinition(
-    String name, RunsOn runsOn, Policy policy, Selection selection, AgingMode aging, int levels) {
+    String name,
+    RunsOn runsOn,
+    Policy policy,
+    Selection selection,
+    AgingMode aging,
+    int levels,
+    QueueLayout layout,
+    List<Integer> weights) {
 
   /** Checks the fields. */
   public ArmDefinition {
@@ -30,9 +42,33 @@ public record ArmDefinition(
     Objects.requireNonNull(selection, "selection");
     Objects.requireNonNull(aging, "aging");
     PredictorConfig.checkLevels(levels);
+    Objects.requireNonNull(layout, "layout");
+    weights = List.copyOf(Objects.requireNonNull(weights, "weights"));
+    if (layout.isLanes() && runsOn != RunsOn.RABBITMQ) {
+      throw new IllegalArgumentException("arm " + name + ": only RabbitMQ arms have lanes");
+    }
+    if (!weights.isEmpty() && weights.size() != levels) {
+      throw new IllegalArgumentException(
+          "arm " + name + ": weights must have one entry per level (" + levels + "): " + weights);
+    }
     if (!runsOn.supports(policy)) {
       throw new IllegalArgumentException(
           "arm " + name + ": policy " + policy.label() + " does not run on " + runsOn);
     }
+  }
+
+  /**
+   * Creates an arm on a priority queue (or none), with the default weights.
+   *
+   * @param name as above
+   * @param runsOn as above
+   * @param policy as above
+   * @param selection as above
+   * @param aging as above
+   * @param levels as above
+   */
+  public ArmDefinition(
+      String name, RunsOn runsOn, Policy policy, Selection selection, AgingMode aging, int levels) {
+    this(name, runsOn, policy, selection, aging, levels, QueueLayout.PRIORITY_QUEUE, List.of());
   }
 }

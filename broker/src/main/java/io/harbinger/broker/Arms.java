@@ -43,6 +43,17 @@ public final class Arms {
     rabbit("rabbitmq-oracle-5", Policy.ORACLE, 5);
     rabbit("rabbitmq-naive", Policy.NAIVE);
     rabbit("rabbitmq-predictive-paper", Policy.PREDICTIVE_PAPER);
+    lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
+    lanes(
+        "rabbitmq-lanes-quorum",
+        QueueLayout.QUORUM_LANES,
+        Policy.PREDICTIVE,
+        Selection.WEIGHTED,
+        3);
+    lanes(
+        "rabbitmq-lanes-strict", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.STRICT, 3);
+    lanes("rabbitmq-lanes-5", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 5);
+    lanes("rabbitmq-lanes-oracle", QueueLayout.CLASSIC_LANES, Policy.ORACLE, Selection.WEIGHTED, 3);
     define("redis-fifo", RunsOn.REDIS, Policy.FIFO, Selection.STRICT, AgingMode.NONE, 3);
     broker("broker-fifo", Policy.FIFO, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-predictive", Policy.PREDICTIVE, Selection.STRICT, AgingMode.PLAIN);
@@ -66,6 +77,18 @@ public final class Arms {
 
   private static void rabbit(String name, Policy policy, int levels) {
     define(name, RunsOn.RABBITMQ, policy, Selection.STRICT, AgingMode.NONE, levels);
+  }
+
+  /** A lanes arm: weighted selection with pausing aging, or strict without aging. */
+  private static void lanes(
+      String name, QueueLayout layout, Policy policy, Selection selection, int levels) {
+    AgingMode aging = selection == Selection.WEIGHTED ? AgingMode.PAUSING : AgingMode.NONE;
+    ArmDefinition arm =
+        new ArmDefinition(
+            name, RunsOn.RABBITMQ, policy, selection, aging, levels, layout, List.of());
+    if (ARMS.putIfAbsent(name, arm) != null) {
+      throw new IllegalStateException("arm defined twice: " + name);
+    }
   }
 
   private static void broker(String name, Policy policy, Selection selection, AgingMode aging) {

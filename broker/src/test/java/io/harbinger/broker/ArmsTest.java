@@ -42,9 +42,53 @@ class ArmsTest {
     List<ArmDefinition> all = Arms.on(EnumSet.allOf(RunsOn.class));
     assertThat(all).extracting(ArmDefinition::name).doesNotHaveDuplicates();
     assertThat(all).allMatch(a -> a.runsOn().supports(a.policy()));
+    // A RabbitMQ priority queue neither ages nor weighs; only lanes consumers do.
     assertThat(Arms.on(EnumSet.of(RunsOn.RABBITMQ)))
+        .filteredOn(a -> !a.layout().isLanes())
         .extracting(ArmDefinition::aging)
         .containsOnly(AgingMode.NONE);
+    assertThat(Arms.on(EnumSet.allOf(RunsOn.class)))
+        .filteredOn(a -> a.layout().isLanes())
+        .extracting(ArmDefinition::name)
+        .containsExactly(
+            "rabbitmq-lanes",
+            "rabbitmq-lanes-quorum",
+            "rabbitmq-lanes-strict",
+            "rabbitmq-lanes-5",
+            "rabbitmq-lanes-oracle");
+    ArmDefinition quorum = Arms.byName("rabbitmq-lanes-quorum", EnumSet.of(RunsOn.RABBITMQ));
+    assertThat(quorum.layout()).isEqualTo(QueueLayout.QUORUM_LANES);
+    assertThat(quorum.selection()).isEqualTo(Selection.WEIGHTED);
+    assertThat(quorum.aging()).isEqualTo(AgingMode.PAUSING);
+    assertThat(Arms.byName("rabbitmq-lanes-5", EnumSet.of(RunsOn.RABBITMQ)).levels()).isEqualTo(5);
+  }
+
+  @Test
+  void definition_lanesOffRabbitMqOrWeightsOfAnotherCount_areRefused() {
+    assertThatThrownBy(
+            () ->
+                new ArmDefinition(
+                    "broker-lanes",
+                    RunsOn.BROKER,
+                    Policy.FIFO,
+                    Selection.STRICT,
+                    AgingMode.NONE,
+                    3,
+                    QueueLayout.CLASSIC_LANES,
+                    List.of()))
+        .hasMessage("arm broker-lanes: only RabbitMQ arms have lanes");
+    assertThatThrownBy(
+            () ->
+                new ArmDefinition(
+                    "rabbitmq-lanes-x",
+                    RunsOn.RABBITMQ,
+                    Policy.PREDICTIVE,
+                    Selection.WEIGHTED,
+                    AgingMode.PAUSING,
+                    3,
+                    QueueLayout.CLASSIC_LANES,
+                    List.of(8, 1)))
+        .hasMessage("arm rabbitmq-lanes-x: weights must have one entry per level (3): [8, 1]");
   }
 
   @Test

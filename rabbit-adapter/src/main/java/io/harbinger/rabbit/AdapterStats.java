@@ -2,6 +2,7 @@ package io.harbinger.rabbit;
 
 import io.harbinger.rabbit.internal.Counter;
 import io.harbinger.rabbit.internal.Counters;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -23,6 +24,10 @@ public final class AdapterStats {
   private final LongAdder sinkFailures = new LongAdder();
   private final LongAdder prefetchWarnings = new LongAdder();
   private final LongAdder unreadableStamps = new LongAdder();
+  private final LongAdder laneHandoffs = new LongAdder();
+  private final LongAdder laneHeldNanos = new LongAdder();
+  private final AtomicLong laneHeld = new AtomicLong();
+  private final AtomicLong laneHeldMax = new AtomicLong();
 
   /** Creates zeroed counters. */
   public AdapterStats() {}
@@ -132,13 +137,64 @@ public final class AdapterStats {
     return unreadableStamps.sum();
   }
 
-  static {
-    Counters.install(AdapterStats::increment);
+  /**
+   * Returns the deliveries that lanes consumers handed to their applications.
+   *
+   * @return the count
+   */
+  public long laneHandoffs() {
+    return laneHandoffs.sum();
   }
 
-  /** Adds one to a counter; the implementation reaches it through {@link Counters}. */
-  void increment(Counter counter) {
-    adder(counter).increment();
+  /**
+   * Returns how many deliveries lanes consumers hold now: delivered by RabbitMQ to the consumer but
+   * not yet handed to the application (invisible to other consumers meanwhile).
+   *
+   * @return the count, a gauge
+   */
+  public long laneHeld() {
+    return laneHeld.get();
+  }
+
+  /**
+   * Returns the most deliveries lanes consumers held at once.
+   *
+   * @return the high-water mark of {@link #laneHeld()}
+   */
+  public long laneHeldMax() {
+    return laneHeldMax.get();
+  }
+
+  /**
+   * Returns the mean time a delivery handed to the application had been held by its lanes consumer.
+   *
+   * @return milliseconds, NaN before the first hand-off
+   */
+  public double laneHeldMeanMillis() {
+    long n = laneHandoffs.sum();
+    return n == 0 ? Double.NaN : laneHeldNanos.sum() / 1e6 / n;
+  }
+
+  static {
+    Counters.install(
+        new Counters.Writer() {
+          @Override
+          public void increment(AdapterStats stats, Counter counter) {
+            stats.adder(counter).increment();
+          }
+
+          @Override
+          public void laneHeldChanged(AdapterStats stats, int delta) {
+            long now = stats.laneHeld.addAndGet(delta);
+            stats.laneHeldMax.accumulateAndGet(now, Math::max);
+          }
+
+          @Override
+          public void laneHandedOff(AdapterStats stats, long heldNanos) {
+            stats.laneHandoffs.increment();
+            stats.laneHeldNanos.add(Math.max(0, heldNanos));
+          }
+        });
   }
 
   private LongAdder adder(Counter counter) {

@@ -45,6 +45,7 @@ import java.util.Objects;
  * @param stats the counters the wrapped channels add to
  * @param clock the wall clock of the {@code x-harbinger-published-at} stamps and of wait times
  * @param ticker the monotonic clock of handler durations
+ * @param lanes how wrapped consumers of a lanes queue ({@link Lanes}) choose the next delivery
  */
 public record ChannelOptions(
     String user,
@@ -58,7 +59,8 @@ public record ChannelOptions(
     ReportSink reports,
     AdapterStats stats,
     Clock clock,
-    Ticker ticker) {
+    Ticker ticker,
+    LaneOptions lanes) {
 
   /** Checks the values; see the class description for the rules. */
   public ChannelOptions {
@@ -80,6 +82,7 @@ public record ChannelOptions(
     Objects.requireNonNull(stats, "stats");
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(ticker, "ticker");
+    Objects.requireNonNull(lanes, "lanes");
   }
 
   /**
@@ -116,6 +119,7 @@ public record ChannelOptions(
     private AdapterStats stats = new AdapterStats();
     private Clock clock = Clock.systemUTC();
     private Ticker ticker = Ticker.SYSTEM;
+    private LaneOptions lanes = LaneOptions.defaults();
 
     private Builder(String user) {
       this.user = user;
@@ -244,6 +248,18 @@ public record ChannelOptions(
     }
 
     /**
+     * Sets how wrapped consumers of a lanes queue choose the next delivery; {@link
+     * LaneOptions#defaults()} by default.
+     *
+     * @param value the lane options
+     * @return this builder
+     */
+    public Builder lanes(LaneOptions value) {
+      lanes = Objects.requireNonNull(value, "lanes");
+      return this;
+    }
+
+    /**
      * Builds the options.
      *
      * @return the options
@@ -262,7 +278,8 @@ public record ChannelOptions(
           reports,
           stats,
           clock,
-          ticker);
+          ticker,
+          lanes);
     }
   }
 }

@@ -5,6 +5,7 @@ import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Router;
 import io.harbinger.rabbit.internal.Counter;
+import io.harbinger.rabbit.internal.Counters;
 import io.harbinger.rabbit.internal.DeclaredQueues;
 import java.time.Clock;
 import java.time.Instant;
@@ -52,6 +53,10 @@ public final class MessageStamper {
 
   private static final String PREDICTIVE = "predictive";
   private static final String SHADOW = "shadow";
+
+  /** The mode stamped on a message published in shadow mode. */
+  public static final String SHADOW_MODE = SHADOW;
+
   private static final String OFF = "off";
 
   private final String user;
@@ -191,15 +196,15 @@ public final class MessageStamper {
       level = shadowNow ? prediction.predictedLevel() : prediction.level();
       mode = shadowNow ? SHADOW : prediction.mode() == Mode.OFF ? OFF : PREDICTIVE;
       if (level < 0 || level >= levels) {
-        stats.increment(Counter.INVALID_LEVEL);
+        Counters.increment(stats, Counter.INVALID_LEVEL);
         level = defaultLevel;
       }
     }
     Integer priority = shadowNow ? null : prioritiesFor(exchange, routingKey)[level];
     if (!appIdIdentity && callerUserId != null && !user.equals(callerUserId)) {
-      stats.increment(Counter.USER_ID_REPLACED);
+      Counters.increment(stats, Counter.USER_ID_REPLACED);
     }
-    stats.increment(Counter.PUBLISHED);
+    Counters.increment(stats, Counter.PUBLISHED);
     return applier.apply(
         context,
         level,
@@ -276,17 +281,17 @@ public final class MessageStamper {
 
   private Prediction route(String key, long bodyLength) {
     if (router == null) {
-      stats.increment(Counter.ROUTER_ABSENT);
+      Counters.increment(stats, Counter.ROUTER_ABSENT);
       return null;
     }
     try {
       Prediction p = sizeHints ? router.route(key, bodyLength) : router.route(key);
       if (p == null) {
-        stats.increment(Counter.ROUTER_FAILURE);
+        Counters.increment(stats, Counter.ROUTER_FAILURE);
       }
       return p;
     } catch (RuntimeException | LinkageError e) {
-      stats.increment(Counter.ROUTER_FAILURE);
+      Counters.increment(stats, Counter.ROUTER_FAILURE);
       return null;
     }
   }

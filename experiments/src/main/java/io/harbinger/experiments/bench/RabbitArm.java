@@ -12,6 +12,7 @@ import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.harbinger.broker.ArmDefinition;
 import io.harbinger.broker.Policy;
+import io.harbinger.broker.QueueLayout;
 import io.harbinger.broker.RunsOn;
 import io.harbinger.experiments.levels.DecisionLog;
 import io.harbinger.experiments.levels.Placement;
@@ -26,12 +27,18 @@ import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Router;
 import io.harbinger.predictor.Ticker;
+import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.EmbeddedRouter;
 import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.LaneLayout;
+import io.harbinger.rabbit.LaneOptions;
+import io.harbinger.rabbit.Lanes;
 import io.harbinger.rabbit.PredictiveChannels;
 import io.harbinger.rabbit.PriorityQueues;
+import io.harbinger.rabbit.QueueType;
 import io.harbinger.rabbit.ReportPublisher;
+import io.harbinger.rabbit.ReportSink;
 import io.harbinger.sidecar.ConfigException;
 import io.harbinger.sidecar.ConfigLoader;
 import io.harbinger.sidecar.Sidecar;
@@ -92,6 +99,8 @@ final class RabbitArm implements BenchArm {
   private final Policy policy;
   private final int levels;
   private final Map<String, Integer> map;
+  private final QueueLayout layout;
+  private final LaneOptions laneOptions;
   private volatile DecisionLog lastDecisions;
 
   /**
@@ -108,6 +117,31 @@ final class RabbitArm implements BenchArm {
    * @param map the job-type map of a static policy, else null
    */
   RabbitArm(String name, Policy policy, int levels, Map<String, Integer> map) {
+    this(name, policy, levels, map, QueueLayout.PRIORITY_QUEUE, LaneOptions.defaults());
+  }
+
+  /**
+   * Creates an arm on a queue layout.
+   *
+   * @param name the arm name
+   * @param policy as for {@link #RabbitArm(String, Policy, int, Map)}
+   * @param levels the levels, in [2, 10]
+   * @param map the job-type map of a static policy, else null
+   * @param layout a priority queue, or classic or quorum lanes
+   * @param laneOptions how the lanes consumers serve the lanes (ignored without lanes)
+   */
+  RabbitArm(
+      String name,
+      Policy policy,
+      int levels,
+      Map<String, Integer> map,
+      QueueLayout layout,
+      LaneOptions laneOptions) {
+    this.layout = Objects.requireNonNull(layout, "layout");
+    this.laneOptions = Objects.requireNonNull(laneOptions, "laneOptions");
+    if (layout.isLanes() && policy == Policy.FIFO) {
+      throw new IllegalArgumentException("a FIFO arm has one queue, not lanes");
+    }
     this.name = Objects.requireNonNull(name, "name");
     this.policy = Objects.requireNonNull(policy, "policy");
     PredictorConfig.checkLevels(levels);
@@ -128,11 +162,18 @@ final class RabbitArm implements BenchArm {
    * @return the arm
    */
   static RabbitArm of(ArmDefinition arm) {
+    LaneOptions lanes =
+        LaneOptions.defaults()
+            .withSelection(arm.selection())
+            .withAging(arm.aging())
+            .withWeights(arm.weights());
     return new RabbitArm(
         arm.name(),
         arm.policy(),
         arm.levels(),
-        isStatic(arm.policy()) ? arm.policy().staticMap() : null);
+        isStatic(arm.policy()) ? arm.policy().staticMap() : null,
+        arm.layout(),
+        lanes);
   }
 
   private static boolean isStatic(Policy policy) {
@@ -210,9 +251,27 @@ final class RabbitArm implements BenchArm {
           "rabbitmq " + session.producers.getServerProperties().getOrDefault("version", "unknown"));
       session.attributes.put("queue", queue);
       session.attributes.put("levels", Integer.toString(policy == Policy.FIFO ? 1 : levels));
+      session.attributes.put("layout", layout.name().toLowerCase(java.util.Locale.ROOT));
       try (Channel admin = session.producers.createChannel()) {
         if (policy == Policy.FIFO) {
           admin.queueDeclare(queue, true, false, false, Map.of());
+        } else if (layout.isLanes()) {
+          session.lanes =
+              Lanes.declare(
+                  admin,
+                  queue,
+                  levels,
+                  Map.of(
+                      QueueType.ARGUMENT,
+                      layout == QueueLayout.QUORUM_LANES ? "quorum" : "classic"));
+          session.attributes.put(
+              "lanes",
+              laneOptions.selection().label()
+                  + " "
+                  + laneOptions.weightsFor(levels)
+                  + ", "
+                  + laneOptions.aging().label()
+                  + " aging");
         } else {
           PriorityQueues.declare(admin, queue, levels);
         }
@@ -272,13 +331,15 @@ final class RabbitArm implements BenchArm {
       for (int i = 0; i < BenchRunner.WORKERS; i++) {
         Channel raw = session.consumers.createChannel();
         Channel channel =
-            session.reports == null
+            session.reports == null && session.lanes == null
                 ? raw
                 : PredictiveChannels.wrap(
                     raw,
                     ChannelOptions.builder(session.user)
                         .levels(levels)
-                        .reports(session.reports)
+                        .reports(session.reports == null ? ReportSink.NO_OP : session.reports)
+                        .lanes(laneOptions)
+                        .stats(session.consumerStats)
                         .build());
         channel.basicQos(1);
         channel.basicConsume(
@@ -399,6 +460,8 @@ final class RabbitArm implements BenchArm {
     private Connection producers;
     private String user;
     private boolean declared;
+    private LaneLayout lanes;
+    private final AdapterStats consumerStats = new AdapterStats();
     private Router router;
     private EmbeddedRouter embedded;
     private HistogramPredictor predictor;
@@ -437,7 +500,8 @@ final class RabbitArm implements BenchArm {
       }
       return job -> {
         Placement.Decision d = decide(job);
-        channel.basicPublish("", queue, properties(job, d), body(job));
+        String target = lanes != null && d != null ? lanes.laneName(d.level()) : queue;
+        channel.basicPublish("", target, properties(job, d), body(job));
         record(job, d);
       };
     }
@@ -480,7 +544,7 @@ final class RabbitArm implements BenchArm {
           new AMQP.BasicProperties.Builder()
               .deliveryMode(1)
               .headers(Map.of(HarbingerHeaders.DEFAULT_JOB_TYPE, job.type().wireName()));
-      if (own != null) {
+      if (own != null && lanes == null) {
         props.priority(levels - 1 - own.level());
       }
       return props.build();
@@ -509,6 +573,13 @@ final class RabbitArm implements BenchArm {
       }
       if (decisions != null) {
         out.putAll(decisions.summary());
+      }
+      if (lanes != null) {
+        out.put("lane_handoffs", Long.toString(consumerStats.laneHandoffs()));
+        out.put("lane_held_max", Long.toString(consumerStats.laneHeldMax()));
+        out.put(
+            "lane_held_mean_ms",
+            String.format(java.util.Locale.ROOT, "%.3f", consumerStats.laneHeldMeanMillis()));
       }
       return out;
     }
@@ -543,7 +614,11 @@ final class RabbitArm implements BenchArm {
         quietly(
             () -> {
               try (Channel admin = producers.createChannel()) {
-                if (declared) {
+                if (lanes != null) {
+                  for (String lane : lanes.laneNames()) {
+                    admin.queueDelete(lane);
+                  }
+                } else if (declared) {
                   admin.queueDelete(queue);
                 }
                 if (sidecarQueue != null) {

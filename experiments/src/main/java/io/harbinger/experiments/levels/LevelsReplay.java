@@ -12,6 +12,12 @@ import io.harbinger.experiments.workload.Workload;
 import io.harbinger.experiments.workload.WorkloadConfig;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
+import io.harbinger.scheduler.Aging;
+import io.harbinger.scheduler.AgingLevels;
+import io.harbinger.scheduler.AgingMode;
+import io.harbinger.scheduler.LevelArbiter;
+import io.harbinger.scheduler.SchedulerConfig;
+import io.harbinger.scheduler.Selection;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,6 +107,13 @@ public final class LevelsReplay implements Callable<Integer> {
   @Option(names = "--decisions", description = "Write each arm's decision record under DIR.")
   Path decisions;
 
+  @Option(
+      names = "--tsv",
+      description =
+          "Also write the per-arm means (mean change, P99 ratio, export wait ratio, worst job-type"
+              + " P50 ratio) to FILE, for the trade-off chart.")
+  Path tsv;
+
   /**
    * Replays a workload through a placement.
    *
@@ -117,6 +130,29 @@ public final class LevelsReplay implements Callable<Integer> {
       ReplayClock clock,
       Duration reportDelay,
       DecisionLog log) {
+    return replay(workload, placement, clock, reportDelay, log, null);
+  }
+
+  /**
+   * Replays a workload through a placement, the levels served as a lanes consumer serves them: by
+   * the scheduling core's selection over the heads of the levels, with its aging.
+   *
+   * @param workload the jobs
+   * @param placement how jobs get their level; a predictor's ticker must be {@code clock}
+   * @param clock the clock the replay advances
+   * @param reportDelay from a successful attempt's end to its being learned; not negative
+   * @param log where decisions go, or null
+   * @param serving the selection and aging, or null for strict priority without aging (a classic
+   *     priority queue)
+   * @return the run record, arm name {@code replay}
+   */
+  static RunRecord replay(
+      Workload workload,
+      Placement placement,
+      ReplayClock clock,
+      Duration reportDelay,
+      DecisionLog log,
+      SchedulerConfig serving) {
     Objects.requireNonNull(workload, "workload");
     Objects.requireNonNull(placement, "placement");
     long delay = reportDelay.toNanos();
@@ -129,6 +165,14 @@ public final class LevelsReplay implements Callable<Integer> {
       queues[l] = new ArrayDeque<>();
     }
     int[] level = new int[n];
+    int[] pulled = new int[n];
+    long[] placed = new long[n];
+    LevelArbiter arbiter = serving == null ? null : new LevelArbiter(levels, serving.newSelector());
+    Aging aging = serving == null ? Aging.NONE : serving.newAging();
+    long agingInterval = serving == null ? Long.MAX_VALUE : serving.agingInterval().toNanos();
+    long nextAging = aging == Aging.NONE ? Long.MAX_VALUE : agingInterval;
+    int[] promotedAt = new int[levels];
+    HeadLevels heads = new HeadLevels(queues, level, placed, workload, promotedAt, arbiter);
     int[] attempts = new int[n];
     long[] firstStart = new long[n];
     long[] start = new long[n];
@@ -146,14 +190,21 @@ public final class LevelsReplay implements Callable<Integer> {
       long tArrival = next < n ? jobs.get(next).arrivalNanos() : Long.MAX_VALUE;
       long tDone = running.isEmpty() ? Long.MAX_VALUE : running.peek()[0];
       long tReport = reports.isEmpty() ? Long.MAX_VALUE : reports.peekFirst()[0];
-      if (tDone <= tReport && tDone <= tArrival) {
+      if (nextAging < tDone && nextAging < tReport && nextAging < tArrival) {
+        clock.now = nextAging;
+        aging.pass(heads, clock.now);
+        nextAging += agingInterval;
+      } else if (tDone <= tReport && tDone <= tArrival) {
         long[] e = running.poll();
         clock.now = e[0];
         int j = (int) e[1];
         idle++;
         Job job = jobs.get(j);
+        if (arbiter != null) {
+          arbiter.finished(pulled[j], handlerMillis[j] * 1e6);
+        }
         if (attempts[j] == 1 && job.failsFirstAttempt()) {
-          queues[level[j]].addFirst(j);
+          heads.addFirst(j);
         } else {
           end[j] = e[0];
           done++;
@@ -173,15 +224,25 @@ public final class LevelsReplay implements Callable<Integer> {
           log.record(job.seq(), clock.now, d.level(), d.reason(), d.estimateMillis());
           placement.boundariesMillis().ifPresent(b -> log.boundaries(clock.now, b));
         }
-        queues[d.level()].addLast(next);
+        placed[next] = clock.now;
+        heads.addLast(next);
         next++;
       }
       while (idle > 0) {
         Integer j = null;
-        for (ArrayDeque<Integer> q : queues) {
-          if (!q.isEmpty()) {
-            j = q.pollFirst();
-            break;
+        if (arbiter == null) {
+          for (ArrayDeque<Integer> q : queues) {
+            if (!q.isEmpty()) {
+              j = q.pollFirst();
+              break;
+            }
+          }
+        } else {
+          int l = arbiter.next(heads.mask());
+          if (l >= 0) {
+            j = heads.poll(l);
+            arbiter.started(l, Double.NaN);
+            pulled[j] = l;
           }
         }
         if (j == null) {
@@ -225,6 +286,126 @@ public final class LevelsReplay implements Callable<Integer> {
         records);
   }
 
+  /**
+   * The replay's levels as the scheduling core's aging sees a lanes consumer's: heads only, a job
+   * promoted to the tail of the level above. Placement times are kept per job.
+   */
+  private static final class HeadLevels implements AgingLevels<Integer> {
+    private final ArrayDeque<Integer>[] queues;
+    private final int[] level;
+    private final long[] placed;
+    private final Workload workload;
+    private final int[] promoted;
+    private final LevelArbiter arbiter;
+    private final int[] original;
+
+    HeadLevels(
+        ArrayDeque<Integer>[] queues,
+        int[] level,
+        long[] placed,
+        Workload workload,
+        int[] promoted,
+        LevelArbiter arbiter) {
+      this.queues = queues;
+      this.level = level;
+      this.placed = placed;
+      this.workload = workload;
+      this.promoted = promoted;
+      this.arbiter = arbiter;
+      this.original = new int[level.length];
+    }
+
+    int mask() {
+      int m = 0;
+      for (int l = 0; l < queues.length; l++) {
+        if (!queues[l].isEmpty()) {
+          m |= 1 << l;
+        }
+      }
+      return m;
+    }
+
+    void addLast(int j) {
+      original[j] = level[j];
+      add(j, false);
+    }
+
+    void addFirst(int j) {
+      add(j, true);
+    }
+
+    private void add(int j, boolean front) {
+      ArrayDeque<Integer> q = queues[level[j]];
+      if (q.isEmpty() && arbiter != null) {
+        arbiter.activated(level[j]);
+      }
+      if (front) {
+        q.addFirst(j);
+      } else {
+        q.addLast(j);
+      }
+      if (level[j] < original[j]) {
+        promoted[level[j]]++;
+      }
+    }
+
+    Integer poll(int l) {
+      Integer j = queues[l].pollFirst();
+      if (j != null && level[j] < original[j]) {
+        promoted[l]--;
+      }
+      return j;
+    }
+
+    @Override
+    public int levels() {
+      return queues.length;
+    }
+
+    @Override
+    public boolean isEmpty(int l) {
+      return queues[l].isEmpty();
+    }
+
+    @Override
+    public int promoted(int l) {
+      return promoted[l];
+    }
+
+    @Override
+    public Integer head(int l) {
+      return queues[l].peekFirst();
+    }
+
+    @Override
+    public Integer next(Integer job) {
+      return null;
+    }
+
+    @Override
+    public long arrivalNanos(Integer job) {
+      return workload.jobs().get(job).arrivalNanos();
+    }
+
+    @Override
+    public long placedNanos(Integer job) {
+      return placed[job];
+    }
+
+    @Override
+    public boolean isExpired(Integer job, long nowNanos) {
+      return false;
+    }
+
+    @Override
+    public void promote(Integer job, long nowNanos) {
+      poll(level[job]);
+      level[job]--;
+      placed[job] = nowNanos;
+      add(job, false);
+    }
+  }
+
   /** The replay's clock, which a predictor under replay must use as its ticker. */
   static final class ReplayClock implements Ticker {
     long now;
@@ -244,7 +425,8 @@ public final class LevelsReplay implements Callable<Integer> {
    * @return the placement
    */
   static Placement placement(String arm, Workload workload, ReplayClock clock) {
-    String[] parts = arm.split(":");
+    int at = arm.indexOf('@');
+    String[] parts = (at < 0 ? arm : arm.substring(0, at)).split(":");
     return switch (parts[0]) {
       case "fifo" -> Placement.fifo();
       case "oracle" -> Placement.oracle(workload, 3);
@@ -265,6 +447,83 @@ public final class LevelsReplay implements Callable<Integer> {
                   + " with :NAME=VALUE overrides for the predictive arms: "
                   + arm);
     };
+  }
+
+  /**
+   * Returns how an arm's levels are served: null for strict priority without aging (a classic
+   * priority queue, or strict lanes), else the lanes consumer's scheduling after the arm's {@code
+   * @}: {@code @strict}, {@code @weights=8/3/1} (weighted with pausing aging after 5 s), {@code
+   * @weights=work} (weights proportional to each level's planned work under the oracle's levels),
+   * each optionally followed by {@code +no_aging} or {@code +plain}.
+   *
+   * @param arm the arm name
+   * @param workload the run's jobs, for work-proportional weights
+   * @param levels the placement's levels
+   * @return the configuration, or null
+   */
+  static SchedulerConfig serving(String arm, Workload workload, int levels) {
+    int at = arm.indexOf('@');
+    if (at < 0) {
+      return null;
+    }
+    String[] parts = arm.substring(at + 1).split("\\+");
+    AgingMode aging = AgingMode.PAUSING;
+    for (int i = 1; i < parts.length; i++) {
+      aging =
+          switch (parts[i]) {
+            case "no_aging" -> AgingMode.NONE;
+            case "plain" -> AgingMode.PLAIN;
+            case "pausing" -> AgingMode.PAUSING;
+            default ->
+                throw new IllegalArgumentException(
+                    "serving suffix must be +no_aging, +plain or +pausing: " + arm);
+          };
+    }
+    SchedulerConfig base = SchedulerConfig.defaults();
+    if (parts[0].equals("strict")) {
+      return new SchedulerConfig(
+          levels,
+          Selection.STRICT,
+          parts.length > 1 ? aging : AgingMode.NONE,
+          base.weights(),
+          base.agingThreshold(),
+          base.agingInterval());
+    }
+    if (!parts[0].startsWith("weights=")) {
+      throw new IllegalArgumentException(
+          "serving must be @strict, @weights=W0/W1/... or @weights=work: " + arm);
+    }
+    String w = parts[0].substring("weights=".length());
+    List<Integer> weights = new ArrayList<>();
+    if (w.equals("work")) {
+      weights.addAll(workWeights(workload, levels));
+    } else {
+      for (String x : w.split("/")) {
+        weights.add(Integer.parseInt(x.trim()));
+      }
+    }
+    return new SchedulerConfig(
+        levels, Selection.WEIGHTED, aging, weights, base.agingThreshold(), base.agingInterval());
+  }
+
+  /** Weights proportional to each level's planned work at the oracle's levels, the least 1. */
+  static List<Integer> workWeights(Workload workload, int levels) {
+    Placement oracle = Placement.oracle(workload, levels);
+    double[] work = new double[levels];
+    for (Job job : workload.jobs()) {
+      work[oracle.place(job, job.arrivalNanos()).level()] += job.plannedMillis();
+    }
+    double least = Double.POSITIVE_INFINITY;
+    for (double x : work) {
+      if (x > 0) {
+        least = Math.min(least, x);
+      }
+    }
+    List<Integer> out = new ArrayList<>();
+    for (double x : work) {
+      out.add((int) Math.max(1, Math.min(1000, Math.round(x / least))));
+    }
+    return out;
   }
 
   private static void override(PredictorConfig.Builder b, String assignment) {
@@ -298,7 +557,7 @@ public final class LevelsReplay implements Callable<Integer> {
       Workload probe =
           Workload.generate(new WorkloadConfig(1, 10, 1, 1, variant), KernelCalibration.REFERENCE);
       for (String arm : arms) {
-        placement(arm, probe, new ReplayClock());
+        serving(arm, probe, placement(arm, probe, new ReplayClock()).levels());
       }
       if (!(reportDelayMillis >= 0 && reportDelayMillis <= 60_000)) {
         throw new IllegalArgumentException(
@@ -329,7 +588,7 @@ public final class LevelsReplay implements Callable<Integer> {
         "| arm | mean ms | mean vs fifo | P99 / fifo | export max wait / fifo | short P50 ms |"
             + " reasons |");
     System.out.println("|---|---:|---:|---:|---:|---:|---|");
-    double[][] sums = new double[arms.size()][4];
+    double[][] sums = new double[arms.size()][5];
     for (long seed : seeds) {
       Workload w =
           Workload.generate(
@@ -341,8 +600,9 @@ public final class LevelsReplay implements Callable<Integer> {
         ReplayClock clock = new ReplayClock();
         Placement p = placement(arm, w, clock);
         DecisionLog log = new DecisionLog(w.jobs(), p.levels());
+        SchedulerConfig serve = serving(arm, w, p.levels());
         RunRecord run =
-            replay(w, p, clock, Duration.ofNanos(Math.round(reportDelayMillis * 1e6)), log);
+            replay(w, p, clock, Duration.ofNanos(Math.round(reportDelayMillis * 1e6)), log, serve);
         RunMetrics m = RunMetrics.of(run);
         if (fifo == null) {
           fifo = m;
@@ -354,6 +614,7 @@ public final class LevelsReplay implements Callable<Integer> {
         sums[a][1] += p99;
         sums[a][2] += export;
         sums[a][3] += m.all().meanMillis();
+        sums[a][4] += worstTypeP50Ratio(m, fifo);
         System.out.printf(
             Locale.ROOT,
             "| %s seed %d | %.0f | %+.1f%% | %.2fx | %.2fx | %.1f | %s |%n",
@@ -372,20 +633,49 @@ public final class LevelsReplay implements Callable<Integer> {
       }
     }
     System.out.println();
-    System.out.println("| arm | mean ms | mean vs fifo | P99 / fifo | export max wait / fifo |");
-    System.out.println("|---|---:|---:|---:|---:|");
+    System.out.println(
+        "| arm | mean ms | mean vs fifo | P99 / fifo | export max wait / fifo | worst job-type P50"
+            + " / fifo |");
+    System.out.println("|---|---:|---:|---:|---:|---:|");
     int k = seeds.size();
+    StringBuilder table =
+        new StringBuilder("arm\tmean_change\tp99_ratio\texport_wait_ratio\tworst_type_p50_ratio\n");
     for (int a = 0; a < arms.size(); a++) {
       System.out.printf(
           Locale.ROOT,
-          "| %s | %.0f | %+.1f%% | %.2fx | %.2fx |%n",
+          "| %s | %.0f | %+.1f%% | %.2fx | %.2fx | %.2fx |%n",
           arms.get(a),
           sums[a][3] / k,
           100 * sums[a][0] / k,
           sums[a][1] / k,
-          sums[a][2] / k);
+          sums[a][2] / k,
+          sums[a][4] / k);
+      table.append(
+          String.format(
+              Locale.ROOT,
+              "%s\t%.4f\t%.4f\t%.4f\t%.4f%n",
+              arms.get(a),
+              sums[a][0] / k,
+              sums[a][1] / k,
+              sums[a][2] / k,
+              sums[a][4] / k));
+    }
+    if (tsv != null) {
+      java.nio.file.Files.writeString(tsv, table.toString());
     }
     return 0;
+  }
+
+  /** The largest ratio of a job type's median latency to its median under FIFO. */
+  private static double worstTypeP50Ratio(RunMetrics m, RunMetrics fifo) {
+    double worst = 0;
+    for (var e : m.byClass().entrySet()) {
+      var base = fifo.byClass().get(e.getKey());
+      if (base != null && base.p50Millis() > 0) {
+        worst = Math.max(worst, e.getValue().p50Millis() / base.p50Millis());
+      }
+    }
+    return worst;
   }
 
   /**

@@ -104,6 +104,81 @@ class LevelsReplayTest {
         w, LevelsReplay.placement(arm, w, clock), clock, Duration.ofMillis(5), null);
   }
 
+  /** Exports at level 2, everything else at level 0. */
+  private static Placement exportsLast() {
+    return new Placement() {
+      @Override
+      public int levels() {
+        return 3;
+      }
+
+      @Override
+      public Decision place(Job job, long nowNanos) {
+        return new Decision(job.type() == JobType.EXPORT_REPORT ? 2 : 0, "fixed", Double.NaN);
+      }
+
+      @Override
+      public void learned(Job job, double handlerNanos) {}
+
+      @Override
+      public java.util.Optional<double[]> boundariesMillis() {
+        return java.util.Optional.empty();
+      }
+    };
+  }
+
+  @Test
+  void replay_weightedLanes_boundTheExpensiveJobsWaitUnderCheapWork_strictStarvesIt() {
+    // 8 exports (1 s) at t=0: four run at once, four wait at level 2; then 4,000 cheap jobs (5 ms,
+    // 5 s of work on 4 workers) at level 0. Strict serves every cheap job first; weights 8:3:1 give
+    // level 2 its share of the worker time (1/9 with level 1 empty) while level 0 is backlogged.
+    List<Job> jobs = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      jobs.add(job(i, JobType.EXPORT_REPORT, 0, 1000, 0));
+    }
+    for (int i = 8; i < 4008; i++) {
+      jobs.add(job(i, JobType.RESERVE_INVENTORY, 1, 5, 0));
+    }
+    Workload w = handBuilt(jobs);
+    RunRecord strict =
+        LevelsReplay.replay(
+            w, exportsLast(), new LevelsReplay.ReplayClock(), Duration.ZERO, null, null);
+    RunRecord weighted =
+        LevelsReplay.replay(
+            w,
+            exportsLast(),
+            new LevelsReplay.ReplayClock(),
+            Duration.ZERO,
+            null,
+            LevelsReplay.serving("x@weights=8/3/1", w, 3));
+    // The first waiting export: strict starts it after the whole cheap backlog, weights within the
+    // first few pulls after the four running exports end at 1 s (its level's clock had been charged
+    // only 1 ms per export, no duration being known yet).
+    assertThat(strict.messages().get(4).firstStartNanos()).isGreaterThanOrEqualTo(5_000 * MS);
+    assertThat(weighted.messages().get(4).firstStartNanos()).isLessThan(1_100 * MS);
+    // Nothing is lost either way.
+    assertThat(weighted.messages()).allMatch(MessageRecord::completed);
+  }
+
+  @Test
+  void serving_specs_parseAndBadOnesAreRefused() {
+    Workload w = handBuilt(List.of(job(0, JobType.SEND_SMS, 0, 1, 0)));
+    assertThat(LevelsReplay.serving("oracle", w, 3)).isNull();
+    var weighted = LevelsReplay.serving("oracle@weights=4/2/1", w, 3);
+    assertThat(weighted.weights()).containsExactly(4, 2, 1);
+    assertThat(weighted.aging()).isEqualTo(io.harbinger.scheduler.AgingMode.PAUSING);
+    assertThat(LevelsReplay.serving("oracle@weights=4/2/1+no_aging", w, 3).aging())
+        .isEqualTo(io.harbinger.scheduler.AgingMode.NONE);
+    assertThat(LevelsReplay.serving("oracle@strict", w, 3).selection())
+        .isEqualTo(io.harbinger.scheduler.Selection.STRICT);
+    assertThatThrownBy(() -> LevelsReplay.serving("oracle@fast", w, 3))
+        .hasMessageContaining("serving must be @strict");
+    assertThatThrownBy(() -> LevelsReplay.serving("oracle@weights=8/0/1", w, 3))
+        .hasMessageContaining("weights must each be in [1, 1000]");
+    assertThatThrownBy(() -> LevelsReplay.serving("oracle@weights=8/1", w, 3))
+        .hasMessageContaining("one entry per level");
+  }
+
   @Test
   void placement_badNames_areRefusedWithTheRule() {
     Workload w = handBuilt(List.of(job(0, JobType.SEND_SMS, 0, 1, 0)));

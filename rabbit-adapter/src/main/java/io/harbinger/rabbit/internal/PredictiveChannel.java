@@ -14,10 +14,12 @@ import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.WriteListener;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.LaneLayout;
 import io.harbinger.rabbit.ProducerProperty;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +61,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
   private final PrefetchGuard prefetchGuard;
   private volatile int consumerPrefetch;
   private volatile int channelPrefetch;
+  private final Map<String, LanesConsumer> lanesConsumers = new ConcurrentHashMap<>();
 
   /**
    * Wraps a channel.
@@ -98,6 +101,11 @@ public sealed class PredictiveChannel extends ForwardingChannel
 
   private void onShutdown(ShutdownSignalException cause) {
     tracker.clear();
+    if (!(delegate instanceof com.rabbitmq.client.Recoverable)
+        || cause == null
+        || cause.isInitiatedByApplication()) {
+      stopLanes();
+    }
     if (cause != null
         && !cause.isInitiatedByApplication()
         && options.producerProperty() == ProducerProperty.USER_ID) {
@@ -123,6 +131,12 @@ public sealed class PredictiveChannel extends ForwardingChannel
       String exchange, String routingKey, AMQP.BasicProperties props, byte[] body)
       throws IOException {
     checkIdentity();
+    LaneLayout lanes = lanesOf(exchange, routingKey);
+    if (lanes != null) {
+      PublishStamper.LanePublish p = stamper.stampLane(lanes, props, length(body));
+      delegate.basicPublish(exchange, p.lane(), p.properties(), body);
+      return;
+    }
     delegate.basicPublish(
         exchange, routingKey, stamper.stamp(exchange, routingKey, props, length(body)), body);
   }
@@ -136,6 +150,15 @@ public sealed class PredictiveChannel extends ForwardingChannel
       byte[] body)
       throws IOException {
     checkIdentity();
+    LaneLayout lanes = lanesOf(exchange, routingKey);
+    if (lanes != null) {
+      PublishStamper.LanePublish p = stamper.stampLane(lanes, props, length(body));
+      if (mandatory) {
+        returns.remember(exchange, p.lane(), length(body), p.properties(), props);
+      }
+      delegate.basicPublish(exchange, p.lane(), mandatory, p.properties(), body);
+      return;
+    }
     AMQP.BasicProperties stamped = stamper.stamp(exchange, routingKey, props, length(body));
     if (mandatory) {
       returns.remember(exchange, routingKey, length(body), stamped, props);
@@ -153,6 +176,15 @@ public sealed class PredictiveChannel extends ForwardingChannel
       byte[] body)
       throws IOException {
     checkIdentity();
+    LaneLayout lanes = lanesOf(exchange, routingKey);
+    if (lanes != null) {
+      PublishStamper.LanePublish p = stamper.stampLane(lanes, props, length(body));
+      if (mandatory || immediate) {
+        returns.remember(exchange, p.lane(), length(body), p.properties(), props);
+      }
+      delegate.basicPublish(exchange, p.lane(), mandatory, immediate, p.properties(), body);
+      return;
+    }
     AMQP.BasicProperties stamped = stamper.stamp(exchange, routingKey, props, length(body));
     if (mandatory || immediate) {
       returns.remember(exchange, routingKey, length(body), stamped, props);
@@ -172,6 +204,16 @@ public sealed class PredictiveChannel extends ForwardingChannel
       throws IOException {
     checkIdentity();
     long length = body == null ? 0 : body.remaining();
+    LaneLayout lanes = lanesOf(exchange, routingKey);
+    if (lanes != null) {
+      PublishStamper.LanePublish p = stamper.stampLane(lanes, props, length);
+      if (mandatory || immediate) {
+        returns.remember(exchange, p.lane(), length, p.properties(), props);
+      }
+      delegate.basicPublish(
+          exchange, p.lane(), mandatory, immediate, p.properties(), body, writeListener);
+      return;
+    }
     AMQP.BasicProperties stamped = stamper.stamp(exchange, routingKey, props, length);
     if (mandatory || immediate) {
       returns.remember(exchange, routingKey, length, stamped, props);
@@ -201,6 +243,10 @@ public sealed class PredictiveChannel extends ForwardingChannel
             || delegate.removeReturnListener(listener));
   }
 
+  private static LaneLayout lanesOf(String exchange, String routingKey) {
+    return exchange == null || exchange.isEmpty() ? DeclaredLanes.SHARED.layout(routingKey) : null;
+  }
+
   private static long length(byte[] body) {
     return body == null ? 0 : body.length;
   }
@@ -211,24 +257,36 @@ public sealed class PredictiveChannel extends ForwardingChannel
   public void basicAck(long deliveryTag, boolean multiple) throws IOException {
     delegate.basicAck(deliveryTag, multiple);
     tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_ACK, false);
+    settledLanes(deliveryTag, multiple);
   }
 
   @Override
   public void basicNack(long deliveryTag, boolean multiple, boolean requeue) throws IOException {
     delegate.basicNack(deliveryTag, multiple, requeue);
     tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_NACK, requeue);
+    settledLanes(deliveryTag, multiple);
   }
 
   @Override
   public void basicReject(long deliveryTag, boolean requeue) throws IOException {
     delegate.basicReject(deliveryTag, requeue);
     tracker.settle(deliveryTag, false, Outcome.OUTCOME_REJECT, requeue);
+    settledLanes(deliveryTag, false);
+  }
+
+  private void settledLanes(long deliveryTag, boolean multiple) {
+    if (!lanesConsumers.isEmpty()) {
+      for (LanesConsumer c : lanesConsumers.values()) {
+        c.settled(deliveryTag, multiple);
+      }
+    }
   }
 
   @Override
   public AMQP.Basic.RecoverOk basicRecover() throws IOException {
     AMQP.Basic.RecoverOk ok = delegate.basicRecover();
     tracker.recoverAll();
+    lanesConsumers.values().forEach(LanesConsumer::recovered);
     return ok;
   }
 
@@ -236,6 +294,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
   public AMQP.Basic.RecoverOk basicRecover(boolean requeue) throws IOException {
     AMQP.Basic.RecoverOk ok = delegate.basicRecover(requeue);
     tracker.recoverAll();
+    lanesConsumers.values().forEach(LanesConsumer::recovered);
     return ok;
   }
 
@@ -258,6 +317,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
       delegate.close();
     } finally {
       tracker.clear();
+      stopLanes();
     }
   }
 
@@ -267,6 +327,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
       delegate.close(closeCode, closeMessage);
     } finally {
       tracker.clear();
+      stopLanes();
     }
   }
 
@@ -276,6 +337,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
       delegate.abort();
     } finally {
       tracker.clear();
+      stopLanes();
     }
   }
 
@@ -285,6 +347,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
       delegate.abort(closeCode, closeMessage);
     } finally {
       tracker.clear();
+      stopLanes();
     }
   }
 
@@ -357,6 +420,77 @@ public sealed class PredictiveChannel extends ForwardingChannel
     }
   }
 
+  // Lanes: a consumer of a logical lanes queue consumes every lane.
+
+  private String consumeLanes(
+      LaneLayout lanes,
+      boolean autoAck,
+      String consumerTag,
+      boolean noLocal,
+      boolean exclusive,
+      Map<String, Object> arguments,
+      Consumer callback)
+      throws IOException {
+    if (callback == null) {
+      throw new NullPointerException("callback");
+    }
+    if (consumerTag != null && lanesConsumers.containsKey(consumerTag)) {
+      throw new IllegalArgumentException(
+          "consumer tag '" + consumerTag + "' is already used on this channel");
+    }
+    int c = consumerPrefetch;
+    int g = channelPrefetch;
+    int prefetch = c == 0 ? g : g == 0 ? c : Math.min(c, g);
+    LanesConsumer consumer =
+        new LanesConsumer(
+            delegate,
+            lanes,
+            options.lanes(),
+            new TimedConsumer(callback, tracker, autoAck),
+            consumerTag,
+            autoAck,
+            prefetch,
+            options.stats(),
+            options.ticker());
+    lanesConsumers.put(consumer.tag(), consumer);
+    try {
+      return consumer.start(noLocal, exclusive, arguments);
+    } catch (IOException | RuntimeException e) {
+      lanesConsumers.remove(consumer.tag());
+      throw e;
+    }
+  }
+
+  @Override
+  public void basicCancel(String consumerTag) throws IOException {
+    LanesConsumer lanes = consumerTag == null ? null : lanesConsumers.remove(consumerTag);
+    if (lanes == null) {
+      delegate.basicCancel(consumerTag);
+      return;
+    }
+    lanes.cancel();
+  }
+
+  private void stopLanes() {
+    for (LanesConsumer c : lanesConsumers.values()) {
+      c.stop();
+    }
+    lanesConsumers.clear();
+  }
+
+  /**
+   * Returns how many deliveries this channel's lanes consumers hold now.
+   *
+   * @return the count
+   */
+  int lanesHeld() {
+    int held = 0;
+    for (LanesConsumer c : lanesConsumers.values()) {
+      held += c.held();
+    }
+    return held;
+  }
+
   // Consume: every overload wraps its callback and calls the same overload of the delegate.
 
   private Consumer wrap(Consumer callback, boolean autoAck) {
@@ -383,6 +517,10 @@ public sealed class PredictiveChannel extends ForwardingChannel
 
   @Override
   public String basicConsume(String queue, Consumer callback) throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(lanes, false, "", false, false, null, callback);
+    }
     checkPrefetch(queue, false);
     return delegate.basicConsume(queue, wrap(callback, false));
   }
@@ -391,6 +529,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
   public String basicConsume(
       String queue, DeliverCallback deliverCallback, CancelCallback cancelCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          false,
+          "",
+          false,
+          false,
+          null,
+          CallbackConsumer.of(deliverCallback, cancelCallback, null));
+    }
     checkPrefetch(queue, false);
     return delegate.basicConsume(queue, wrap(deliverCallback, false), cancelCallback);
   }
@@ -401,6 +550,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       DeliverCallback deliverCallback,
       ConsumerShutdownSignalCallback shutdownSignalCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          false,
+          "",
+          false,
+          false,
+          null,
+          CallbackConsumer.of(deliverCallback, null, shutdownSignalCallback));
+    }
     checkPrefetch(queue, false);
     return delegate.basicConsume(queue, wrap(deliverCallback, false), shutdownSignalCallback);
   }
@@ -412,6 +572,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       CancelCallback cancelCallback,
       ConsumerShutdownSignalCallback shutdownSignalCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          false,
+          "",
+          false,
+          false,
+          null,
+          CallbackConsumer.of(deliverCallback, cancelCallback, shutdownSignalCallback));
+    }
     checkPrefetch(queue, false);
     return delegate.basicConsume(
         queue, wrap(deliverCallback, false), cancelCallback, shutdownSignalCallback);
@@ -419,6 +590,10 @@ public sealed class PredictiveChannel extends ForwardingChannel
 
   @Override
   public String basicConsume(String queue, boolean autoAck, Consumer callback) throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(lanes, autoAck, "", false, false, null, callback);
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(queue, autoAck, wrap(callback, autoAck));
   }
@@ -427,6 +602,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
   public String basicConsume(
       String queue, boolean autoAck, DeliverCallback deliverCallback, CancelCallback cancelCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          "",
+          false,
+          false,
+          null,
+          CallbackConsumer.of(deliverCallback, cancelCallback, null));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(queue, autoAck, wrap(deliverCallback, autoAck), cancelCallback);
   }
@@ -438,6 +624,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       DeliverCallback deliverCallback,
       ConsumerShutdownSignalCallback shutdownSignalCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          "",
+          false,
+          false,
+          null,
+          CallbackConsumer.of(deliverCallback, null, shutdownSignalCallback));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue, autoAck, wrap(deliverCallback, autoAck), shutdownSignalCallback);
@@ -451,6 +648,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       CancelCallback cancelCallback,
       ConsumerShutdownSignalCallback shutdownSignalCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          "",
+          false,
+          false,
+          null,
+          CallbackConsumer.of(deliverCallback, cancelCallback, shutdownSignalCallback));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue, autoAck, wrap(deliverCallback, autoAck), cancelCallback, shutdownSignalCallback);
@@ -460,6 +668,10 @@ public sealed class PredictiveChannel extends ForwardingChannel
   public String basicConsume(
       String queue, boolean autoAck, Map<String, Object> arguments, Consumer callback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(lanes, autoAck, "", false, false, arguments, callback);
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(queue, autoAck, arguments, wrap(callback, autoAck));
   }
@@ -472,6 +684,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       DeliverCallback deliverCallback,
       CancelCallback cancelCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          "",
+          false,
+          false,
+          arguments,
+          CallbackConsumer.of(deliverCallback, cancelCallback, null));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue, autoAck, arguments, wrap(deliverCallback, autoAck), cancelCallback);
@@ -485,6 +708,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       DeliverCallback deliverCallback,
       ConsumerShutdownSignalCallback shutdownSignalCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          "",
+          false,
+          false,
+          arguments,
+          CallbackConsumer.of(deliverCallback, null, shutdownSignalCallback));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue, autoAck, arguments, wrap(deliverCallback, autoAck), shutdownSignalCallback);
@@ -499,6 +733,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       CancelCallback cancelCallback,
       ConsumerShutdownSignalCallback shutdownSignalCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          "",
+          false,
+          false,
+          arguments,
+          CallbackConsumer.of(deliverCallback, cancelCallback, shutdownSignalCallback));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue,
@@ -512,6 +757,10 @@ public sealed class PredictiveChannel extends ForwardingChannel
   @Override
   public String basicConsume(String queue, boolean autoAck, String consumerTag, Consumer callback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(lanes, autoAck, consumerTag, false, false, null, callback);
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(queue, autoAck, consumerTag, wrap(callback, autoAck));
   }
@@ -524,6 +773,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       DeliverCallback deliverCallback,
       CancelCallback cancelCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          consumerTag,
+          false,
+          false,
+          null,
+          CallbackConsumer.of(deliverCallback, cancelCallback, null));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue, autoAck, consumerTag, wrap(deliverCallback, autoAck), cancelCallback);
@@ -537,6 +797,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       DeliverCallback deliverCallback,
       ConsumerShutdownSignalCallback shutdownSignalCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          consumerTag,
+          false,
+          false,
+          null,
+          CallbackConsumer.of(deliverCallback, null, shutdownSignalCallback));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue, autoAck, consumerTag, wrap(deliverCallback, autoAck), shutdownSignalCallback);
@@ -551,6 +822,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       CancelCallback cancelCallback,
       ConsumerShutdownSignalCallback shutdownSignalCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          consumerTag,
+          false,
+          false,
+          null,
+          CallbackConsumer.of(deliverCallback, cancelCallback, shutdownSignalCallback));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue,
@@ -571,6 +853,10 @@ public sealed class PredictiveChannel extends ForwardingChannel
       Map<String, Object> arguments,
       Consumer callback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(lanes, autoAck, consumerTag, noLocal, exclusive, arguments, callback);
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue, autoAck, consumerTag, noLocal, exclusive, arguments, wrap(callback, autoAck));
@@ -587,6 +873,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       DeliverCallback deliverCallback,
       CancelCallback cancelCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          consumerTag,
+          noLocal,
+          exclusive,
+          arguments,
+          CallbackConsumer.of(deliverCallback, cancelCallback, null));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue,
@@ -610,6 +907,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       DeliverCallback deliverCallback,
       ConsumerShutdownSignalCallback shutdownSignalCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          consumerTag,
+          noLocal,
+          exclusive,
+          arguments,
+          CallbackConsumer.of(deliverCallback, null, shutdownSignalCallback));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue,
@@ -634,6 +942,17 @@ public sealed class PredictiveChannel extends ForwardingChannel
       CancelCallback cancelCallback,
       ConsumerShutdownSignalCallback shutdownSignalCallback)
       throws IOException {
+    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
+    if (lanes != null) {
+      return consumeLanes(
+          lanes,
+          autoAck,
+          consumerTag,
+          noLocal,
+          exclusive,
+          arguments,
+          CallbackConsumer.of(deliverCallback, cancelCallback, shutdownSignalCallback));
+    }
     checkPrefetch(queue, autoAck);
     return delegate.basicConsume(
         queue,

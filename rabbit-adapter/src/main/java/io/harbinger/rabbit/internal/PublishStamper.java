@@ -1,7 +1,9 @@
 package io.harbinger.rabbit.internal;
 
 import com.rabbitmq.client.AMQP;
+import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.LaneLayout;
 import io.harbinger.rabbit.MessageStamper;
 import io.harbinger.rabbit.Stamp;
 import java.util.Map;
@@ -24,6 +26,7 @@ final class PublishStamper {
 
   private final MessageStamper stamper;
   private final String jobTypeHeader;
+  private final AdapterStats stats;
 
   PublishStamper(ChannelOptions options) {
     this(options, null);
@@ -37,6 +40,7 @@ final class PublishStamper {
    */
   PublishStamper(ChannelOptions options, String brokerVersion) {
     stamper = MessageStamper.create(options, brokerVersion);
+    stats = options.stats();
     jobTypeHeader = stamper.jobTypeHeader();
   }
 
@@ -61,6 +65,44 @@ final class PublishStamper {
         props == null ? null : props.getUserId(),
         props,
         PublishStamper::properties);
+  }
+
+  /** A publish to a logical lanes queue: the lane to route to and the properties to send. */
+  record LanePublish(String lane, AMQP.BasicProperties properties) {}
+
+  /**
+   * Returns the lane and properties of a publish to a logical lanes queue: the lane of the
+   * message's level (the lowest lane in shadow mode, so that delivery order stays as without
+   * Harbinger), with the stamped headers and identity and the caller's own priority.
+   *
+   * @param lanes the logical queue's layout
+   * @param props the caller's properties, or null
+   * @param bodyLength the body length in bytes
+   * @return the lane and the properties
+   */
+  LanePublish stampLane(LaneLayout lanes, AMQP.BasicProperties props, long bodyLength) {
+    Map<String, Object> callerHeaders = props == null ? null : props.getHeaders();
+    return stamper.stamp(
+        "",
+        lanes.queue(),
+        callerHeaders == null ? null : callerHeaders.get(jobTypeHeader),
+        bodyLength,
+        props == null ? null : props.getPriority(),
+        props == null ? null : props.getUserId(),
+        props,
+        (p, level, priority, userId, appId, publishedAt, mode) -> {
+          int laneLevel = level;
+          if (level >= lanes.levels()) {
+            Counters.increment(stats, Counter.INVALID_LEVEL);
+            laneLevel = lanes.levels() - 1;
+          } else if (MessageStamper.SHADOW_MODE.equals(mode)) {
+            laneLevel = lanes.levels() - 1;
+          }
+          return new LanePublish(
+              lanes.laneName(laneLevel),
+              properties(
+                  p, level, p == null ? null : p.getPriority(), userId, appId, publishedAt, mode));
+        });
   }
 
   /** Builds the properties to send from the caller's and the stamp's values. */

@@ -1,0 +1,610 @@
+package io.harbinger.rabbit.internal;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.Consumer;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.ShutdownSignalException;
+import io.harbinger.predictor.Ticker;
+import io.harbinger.rabbit.AdapterStats;
+import io.harbinger.rabbit.LaneLayout;
+import io.harbinger.rabbit.LaneOptions;
+import io.harbinger.rabbit.Lanes;
+import io.harbinger.scheduler.Aging;
+import io.harbinger.scheduler.LevelArbiter;
+import io.harbinger.scheduler.SchedulerConfig;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer of a logical lanes queue on one wrapped channel: one RabbitMQ consumer per lane, one
+ * consumer tag for the application, and the scheduling core choosing which held delivery the
+ * application gets next.
+ *
+ * <p>Implementation notes (seed paper section 3.7). Each lane is consumed with manual
+ * acknowledgements and a prefetch of the application's prefetch plus one (by default), so that
+ * while the application runs a delivery of a lane, the lane's next delivery is already held. Held
+ * deliveries wait in {@link HeldDeliveries}, one FIFO per level. A dispatcher thread hands the
+ * application the next one whenever the application has fewer unsettled hand-offs than its prefetch
+ * (one at a time with automatic acknowledgement). The scheduling core's {@link LevelArbiter} picks
+ * the level (strict, or weighted by worker time, each pull charged the level's running average of
+ * handler durations) and its {@link Aging}, run every aging interval, promotes a held delivery that
+ * has waited at the head of its level in this consumer for the threshold (pausing aging: one per
+ * level per pass, none into a level that is behind).
+ *
+ * <p>Only the heads of the lanes are here, so a lane that holds nothing may merely have its next
+ * delivery in flight (RabbitMQ sends it after the previous acknowledgement). Such a lane (it
+ * delivered, or had a delivery settled, within the anticipation, 20 ms by default, and has credit)
+ * counts as non-empty for selection: when the selector would serve it, the dispatcher waits for it
+ * up to the anticipation instead of handing over work of a level served later; and it keeps its
+ * virtual clock (the selector is told a level became active only when its lane had been taken for
+ * empty). Without this, a short lane would look empty between its deliveries and long work would
+ * run in its place.
+ *
+ * <p>Delivery tags, acknowledgements, nacks and requeues pass through unchanged: RabbitMQ returns a
+ * requeued message to its own lane. With automatic acknowledgement on the application's side, the
+ * lanes are still consumed with manual acknowledgements, and each delivery is acknowledged when it
+ * is handed over (so held deliveries stay bounded and a crash loses nothing not handed over). On a
+ * shutdown the held deliveries are dropped (their tags are stale and RabbitMQ redelivers them); an
+ * automatically recovering channel re-registers the lane consumers.
+ *
+ * <p>Thread safety: lane callbacks run on the connection's consumer threads, the application's
+ * handler on the dispatcher thread; settlements may come from any thread. All state is guarded by
+ * one lock, never held while calling the application or RabbitMQ.
+ */
+final class LanesConsumer {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LanesConsumer.class);
+
+  private final Channel delegate;
+  private final LaneLayout layout;
+  private final SchedulerConfig config;
+  private final Consumer application;
+  private final String tag;
+  private final boolean autoAck;
+  private final int maxUnsettled;
+  private final int lanePrefetch;
+  private final AdapterStats stats;
+  private final Ticker ticker;
+  private final List<String> laneTags;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition wakeup = lock.newCondition();
+  private final NavigableMap<Long, LaneJob> handed = new TreeMap<>();
+  private final long agingIntervalNanos;
+  private final long anticipationNanos;
+  private final int[] heldPerLane;
+  private final int[] handedPerLane;
+  private final long[] expectUntilNanos;
+  private final boolean[] maybeNonEmpty;
+  private final LevelArbiter arbiter;
+  private final Aging aging;
+  private final HeldDeliveries held;
+  private long generation;
+  private int consumeOks;
+  private int cancelOks;
+  private boolean shutdownForwarded;
+  private boolean cancelForwarded;
+  private boolean stopped;
+  private long lastAgingNanos;
+  private Thread dispatcher;
+
+  LanesConsumer(
+      Channel delegate,
+      LaneLayout layout,
+      LaneOptions options,
+      Consumer application,
+      String consumerTag,
+      boolean autoAck,
+      int applicationPrefetch,
+      AdapterStats stats,
+      Ticker ticker) {
+    this.delegate = delegate;
+    this.layout = layout;
+    this.config = options.schedulerConfig(layout.levels());
+    this.application = application;
+    this.tag =
+        consumerTag == null || consumerTag.isEmpty()
+            ? "harbinger-lanes-" + UUID.randomUUID()
+            : consumerTag;
+    this.autoAck = autoAck;
+    this.maxUnsettled = autoAck ? 1 : applicationPrefetch;
+    this.lanePrefetch =
+        options.lanePrefetch() > 0
+            ? options.lanePrefetch()
+            : applicationPrefetch == 0 ? 0 : applicationPrefetch + 1;
+    this.stats = stats;
+    this.ticker = ticker;
+    this.agingIntervalNanos = options.agingInterval().toNanos();
+    this.anticipationNanos = options.anticipation().toNanos();
+    this.heldPerLane = new int[layout.levels()];
+    this.handedPerLane = new int[layout.levels()];
+    this.expectUntilNanos = new long[layout.levels()];
+    this.maybeNonEmpty = new boolean[layout.levels()];
+    this.arbiter = new LevelArbiter(layout.levels(), config.newSelector());
+    this.aging = config.newAging();
+    this.held = new HeldDeliveries(layout.levels(), this::levelFilled);
+    this.lastAgingNanos = ticker.nanos();
+    List<String> tags = new ArrayList<>(layout.levels());
+    for (int level = 0; level < layout.levels(); level++) {
+      tags.add(tag + LaneLayout.LANE_SUFFIX + level);
+    }
+    this.laneTags = List.copyOf(tags);
+  }
+
+  /** Returns the consumer tag the application sees. */
+  String tag() {
+    return tag;
+  }
+
+  /** Returns the per-lane prefetch this consumer asked RabbitMQ for, 0 for unlimited. */
+  int lanePrefetch() {
+    return lanePrefetch;
+  }
+
+  /**
+   * Checks that every lane exists, then consumes them all and starts the dispatcher.
+   *
+   * @param noLocal passed to every lane's consume
+   * @param exclusive passed to every lane's consume
+   * @param arguments passed to every lane's consume, or null
+   * @return the application's consumer tag
+   * @throws Lanes.LanesException when a lane is missing; nothing was consumed
+   * @throws IOException when RabbitMQ refuses a consume
+   */
+  String start(boolean noLocal, boolean exclusive, Map<String, Object> arguments)
+      throws IOException {
+    checkLanes();
+    delegate.basicQos(lanePrefetch, false);
+    dispatcher = new Thread(this::dispatch, "harbinger-lanes-" + layout.queue());
+    dispatcher.setDaemon(true);
+    dispatcher.start();
+    int started = 0;
+    try {
+      for (int level = 0; level < layout.levels(); level++) {
+        delegate.basicConsume(
+            layout.laneName(level),
+            false,
+            laneTags.get(level),
+            noLocal,
+            exclusive,
+            arguments,
+            new LaneConsumer(level));
+        started++;
+      }
+    } catch (IOException | RuntimeException e) {
+      for (int level = 0; level < started; level++) {
+        try {
+          delegate.basicCancel(laneTags.get(level));
+        } catch (IOException | RuntimeException ignored) {
+          // The channel is closed: its consumers are gone with it.
+        }
+      }
+      stop();
+      throw e;
+    }
+    return tag;
+  }
+
+  /** Passively declares every lane on a channel of its own, so a missing one is named. */
+  private void checkLanes() throws IOException {
+    Connection connection = delegate.getConnection();
+    if (connection == null) {
+      return;
+    }
+    List<String> missing = new ArrayList<>();
+    Channel probe = null;
+    try {
+      for (int level = 0; level < layout.levels(); level++) {
+        String lane = layout.laneName(level);
+        if (probe == null || !probe.isOpen()) {
+          probe = connection.createChannel();
+          if (probe == null) {
+            throw new IOException("no channel available to check the lanes of " + layout.queue());
+          }
+        }
+        try {
+          probe.queueDeclarePassive(lane);
+        } catch (IOException e) {
+          if (!String.valueOf(reasonOf(e)).contains("NOT_FOUND")) {
+            throw e;
+          }
+          missing.add("'" + lane + "' (level " + level + ")");
+        }
+      }
+    } finally {
+      if (probe != null && probe.isOpen()) {
+        try {
+          probe.close();
+        } catch (IOException | java.util.concurrent.TimeoutException | RuntimeException ignored) {
+          // Best effort: the probe channel carries nothing.
+        }
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new Lanes.LanesException(
+          "the lanes queue '"
+              + layout.queue()
+              + "' has "
+              + layout.levels()
+              + " lanes, and RabbitMQ has no queue for lane "
+              + String.join(", ", missing)
+              + ": nothing was consumed. Fix: declare the lanes with Lanes.declare(channel, \""
+              + layout.queue()
+              + "\", "
+              + layout.levels()
+              + ", arguments) before consuming, or record the layout they were declared with.",
+          null);
+    }
+  }
+
+  private static String reasonOf(IOException e) {
+    Throwable t = e;
+    while (t != null) {
+      if (t instanceof ShutdownSignalException s) {
+        return String.valueOf(s.getReason() instanceof AMQP.Channel.Close c ? c.getReplyText() : s);
+      }
+      t = t.getCause();
+    }
+    return e.getMessage();
+  }
+
+  /** Cancels every lane; the application hears one cancel-ok once all lanes confirmed. */
+  void cancel() throws IOException {
+    IOException failure = null;
+    for (String laneTag : laneTags) {
+      try {
+        delegate.basicCancel(laneTag);
+      } catch (IOException e) {
+        failure = e;
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /**
+   * Records the application's settlement of delivery tags of this channel.
+   *
+   * @param deliveryTag the tag settled
+   * @param multiple whether every tag up to it is settled too
+   */
+  void settled(long deliveryTag, boolean multiple) {
+    lock.lock();
+    try {
+      if (handed.isEmpty()) {
+        return;
+      }
+      long now = ticker.nanos();
+      if (multiple) {
+        var head = handed.headMap(deliveryTag, true);
+        for (LaneJob job : head.values()) {
+          completed(job, now);
+        }
+        head.clear();
+      } else {
+        LaneJob job = handed.remove(deliveryTag);
+        if (job == null) {
+          return;
+        }
+        completed(job, now);
+      }
+      wakeup.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Books a settled hand-off: the level's cost, the lane's freed credit. Under the lock. */
+  private void completed(LaneJob job, long nowNanos) {
+    arbiter.finished(job.pulledLevel, nowNanos - job.handedNanos);
+    if (job.generation == generation) {
+      handedPerLane[job.lane]--;
+      if (maybeNonEmpty[job.lane]) {
+        // RabbitMQ may now send this lane's next message.
+        expectUntilNanos[job.lane] = nowNanos + anticipationNanos;
+      }
+    }
+  }
+
+  /**
+   * Returns the lanes that hold nothing here but are likely not empty at RabbitMQ and have credit
+   * for another delivery: they delivered, or had a delivery settled, within the anticipation. Under
+   * the lock.
+   */
+  private int expectedMask(long nowNanos) {
+    int mask = 0;
+    for (int lane = 0; lane < heldPerLane.length; lane++) {
+      if (heldPerLane[lane] > 0 || !maybeNonEmpty[lane]) {
+        continue;
+      }
+      if (lanePrefetch > 0 && handedPerLane[lane] >= lanePrefetch) {
+        continue;
+      }
+      if (expectUntilNanos[lane] - nowNanos > 0) {
+        mask |= 1 << lane;
+      } else {
+        // Nothing came within the anticipation: take the lane for empty until it delivers.
+        maybeNonEmpty[lane] = false;
+      }
+    }
+    return mask;
+  }
+
+  /**
+   * Called when a level goes from holding nothing to holding a delivery: the selector is told the
+   * level became active only when its lane was taken for empty, so that a lane whose next delivery
+   * is merely in flight keeps its place (an idle level banks no credit, a busy one loses none).
+   */
+  private void levelFilled(int level) {
+    if (!maybeNonEmpty[level]) {
+      arbiter.activated(level);
+    }
+  }
+
+  /** Forgets the unsettled hand-offs after {@code basic.recover}: RabbitMQ redelivers them. */
+  void recovered() {
+    lock.lock();
+    try {
+      handed.clear();
+      wakeup.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Stops the dispatcher and drops what is held; the lanes' consumers are left to the channel. */
+  void stop() {
+    lock.lock();
+    try {
+      stopped = true;
+      dropHeld();
+      handed.clear();
+      wakeup.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void dropHeld() {
+    java.util.Arrays.fill(heldPerLane, 0);
+    java.util.Arrays.fill(handedPerLane, 0);
+    java.util.Arrays.fill(maybeNonEmpty, false);
+    int dropped = held.clear();
+    if (dropped > 0) {
+      Counters.laneHeldChanged(stats, -dropped);
+    }
+    generation++;
+  }
+
+  /** Returns how many deliveries this consumer holds now. */
+  int held() {
+    lock.lock();
+    try {
+      return held.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void dispatch() {
+    while (true) {
+      LaneJob job;
+      lock.lock();
+      try {
+        while (true) {
+          if (stopped) {
+            return;
+          }
+          long now = ticker.nanos();
+          if (now - lastAgingNanos >= agingIntervalNanos) {
+            aging.pass(held, now);
+            lastAgingNanos = now;
+          }
+          long waitNanos = agingIntervalNanos;
+          if (held.size() > 0 && (maxUnsettled == 0 || handed.size() < maxUnsettled)) {
+            int mask = held.nonEmptyMask();
+            int expected = anticipationNanos == 0 ? 0 : expectedMask(now) & ~mask;
+            int level = arbiter.next(mask | expected);
+            if ((expected & (1 << level)) == 0) {
+              job = held.poll(level);
+              arbiter.started(level, Double.NaN);
+              job.pulledLevel = level;
+              break;
+            }
+            // The lane the selector would serve is likely about to deliver: wait for it.
+            waitNanos = Math.min(waitNanos, Math.max(1, expectUntilNanos[level] - now));
+          }
+          wakeup.await(waitNanos, TimeUnit.NANOSECONDS);
+        }
+        Counters.laneHeldChanged(stats, -1);
+        heldPerLane[job.lane]--;
+        job.handedNanos = ticker.nanos();
+        Counters.laneHandedOff(stats, job.handedNanos - job.receivedNanos);
+        if (!autoAck) {
+          handed.put(job.envelope.getDeliveryTag(), job);
+          handedPerLane[job.lane]++;
+        } else if (maybeNonEmpty[job.lane]) {
+          // Acknowledged at hand-off: RabbitMQ may now send this lane's next message.
+          expectUntilNanos[job.lane] = job.handedNanos + anticipationNanos;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } finally {
+        lock.unlock();
+      }
+      deliver(job);
+    }
+  }
+
+  private void deliver(LaneJob job) {
+    try {
+      if (autoAck) {
+        delegate.basicAck(job.envelope.getDeliveryTag(), false);
+      }
+      application.handleDelivery(tag, job.envelope, job.properties, job.body);
+      if (autoAck) {
+        lock.lock();
+        try {
+          // The level's cost is the handler's duration when the consumer acknowledges itself.
+          arbiter.finished(job.pulledLevel, ticker.nanos() - job.handedNanos);
+        } finally {
+          lock.unlock();
+        }
+      }
+    } catch (Exception e) {
+      if (!delegate.isOpen()) {
+        // The channel closed under the handler (an acknowledgement on it failed, say): RabbitMQ
+        // redelivers what was unsettled, and a recovering channel resumes the lanes.
+        LOG.debug("the consumer of lanes queue '{}' failed on a closed channel", layout.queue(), e);
+        return;
+      }
+      LOG.error(
+          "the consumer of lanes queue '{}' threw from handleDelivery; closing the channel, as"
+              + " the RabbitMQ client does",
+          layout.queue(),
+          e);
+      try {
+        delegate.close(AMQP.REPLY_SUCCESS, "Closed due to exception from Consumer " + tag);
+      } catch (IOException | java.util.concurrent.TimeoutException | RuntimeException ignored) {
+        // Already closing.
+      }
+    }
+  }
+
+  private final class LaneConsumer implements Consumer {
+
+    private final int level;
+
+    LaneConsumer(int level) {
+      this.level = level;
+    }
+
+    @Override
+    public void handleConsumeOk(String consumerTag) {
+      boolean all;
+      lock.lock();
+      try {
+        consumeOks++;
+        all = consumeOks == layout.levels();
+        if (all) {
+          shutdownForwarded = false;
+        }
+      } finally {
+        lock.unlock();
+      }
+      if (all) {
+        application.handleConsumeOk(tag);
+      }
+    }
+
+    @Override
+    public void handleCancelOk(String consumerTag) {
+      boolean all;
+      lock.lock();
+      try {
+        cancelOks++;
+        all = cancelOks == layout.levels();
+      } finally {
+        lock.unlock();
+      }
+      if (all) {
+        stop();
+        application.handleCancelOk(tag);
+      }
+    }
+
+    @Override
+    public void handleCancel(String consumerTag) throws IOException {
+      boolean first;
+      lock.lock();
+      try {
+        first = !cancelForwarded;
+        cancelForwarded = true;
+      } finally {
+        lock.unlock();
+      }
+      if (!first) {
+        return;
+      }
+      LOG.warn(
+          "RabbitMQ cancelled the consumer of lane '{}' of '{}' (was the lane deleted?); cancelling"
+              + " the other lanes",
+          layout.laneName(level),
+          layout.queue());
+      for (int other = 0; other < laneTags.size(); other++) {
+        if (other != level) {
+          try {
+            delegate.basicCancel(laneTags.get(other));
+          } catch (IOException | RuntimeException ignored) {
+            // Already gone.
+          }
+        }
+      }
+      stop();
+      application.handleCancel(tag);
+    }
+
+    @Override
+    public void handleShutdownSignal(String consumerTag, ShutdownSignalException sig) {
+      boolean first;
+      lock.lock();
+      try {
+        first = !shutdownForwarded;
+        shutdownForwarded = true;
+        consumeOks = 0;
+        dropHeld();
+        handed.clear();
+        if (!(delegate instanceof Recoverable) || sig.isInitiatedByApplication()) {
+          stopped = true;
+        }
+        wakeup.signalAll();
+      } finally {
+        lock.unlock();
+      }
+      if (first) {
+        application.handleShutdownSignal(tag, sig);
+      }
+    }
+
+    @Override
+    public void handleRecoverOk(String consumerTag) {
+      if (level == 0) {
+        application.handleRecoverOk(tag);
+      }
+    }
+
+    @Override
+    public void handleDelivery(
+        String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+      lock.lock();
+      try {
+        if (stopped) {
+          return;
+        }
+        long now = ticker.nanos();
+        held.add(new LaneJob(level, envelope, properties, body, now, generation));
+        Counters.laneHeldChanged(stats, 1);
+        heldPerLane[level]++;
+        maybeNonEmpty[level] = true;
+        expectUntilNanos[level] = now + anticipationNanos;
+        wakeup.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+}
