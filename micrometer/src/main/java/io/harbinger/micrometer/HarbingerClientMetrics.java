@@ -82,6 +82,17 @@ public final class HarbingerClientMetrics implements MeterBinder {
         "harbinger.client.stamps.unreadable",
         "Deliveries whose x-harbinger stamp could not be read (processed at unknown level)",
         ClientStats::unreadableStamps);
+    counter(
+        registry,
+        "harbinger.client.lanes.handoffs",
+        "Deliveries lanes consumers handed to the application",
+        ClientStats::laneHandoffs);
+    Gauge.builder("harbinger.client.lanes.held", source, s -> source.get().laneHeld())
+        .description("Deliveries lanes consumers hold, received but not yet handed on")
+        .register(registry);
+    Gauge.builder("harbinger.client.lanes.held.max", source, s -> source.get().laneHeldMax())
+        .description("The most deliveries lanes consumers held at once")
+        .register(registry);
     if (source.hasReporting()) {
       bindReporting(registry);
     }

@@ -9,6 +9,7 @@ import io.harbinger.rabbit.ClientStats;
 import io.harbinger.rabbit.DeliveryTimer;
 import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.rabbit.MessageStamper;
+import io.harbinger.rabbit.internal.Counters;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -46,6 +47,20 @@ class HarbingerClientMetricsTest {
     assertThat(counter("harbinger.client.stamps.unreadable")).isEqualTo(1);
     assertThat(counter("harbinger.client.published"))
         .isEqualTo(ClientStats.source(stats).get().published());
+  }
+
+  @Test
+  void lanesConsumersHeldDeliveries_areAGaugeWithItsHighWaterMark() {
+    new HarbingerClientMetrics(ClientStats.source(stats)).bindTo(registry);
+
+    Counters.laneHeldChanged(stats, 3);
+    Counters.laneHeldChanged(stats, -1);
+    Counters.laneHandedOff(stats, 2_000_000);
+
+    assertThat(registry.get("harbinger.client.lanes.held").gauge().value()).isEqualTo(2);
+    assertThat(registry.get("harbinger.client.lanes.held.max").gauge().value()).isEqualTo(3);
+    assertThat(counter("harbinger.client.lanes.handoffs")).isEqualTo(1);
+    assertThat(stats.laneHeldMeanMillis()).isEqualTo(2.0);
   }
 
   @Test

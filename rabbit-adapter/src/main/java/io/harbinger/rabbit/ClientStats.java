@@ -19,8 +19,9 @@ import java.util.function.Supplier;
  * long lost = now.reporting().map(ClientStats.Reporting::dropped).orElse(0L);
  * }</pre>
  *
- * <p>Every count only increases over a process's life; the gauges ({@code buffered}, {@code
- * blocked}, {@code identityRefused}, {@code consuming}) are the state at the snapshot.
+ * <p>Every count only increases over a process's life; the gauges ({@code laneHeld}, {@code
+ * buffered}, {@code blocked}, {@code identityRefused}, {@code consuming}) are the state at the
+ * snapshot.
  *
  * @param published messages stamped ({@link AdapterStats#published()})
  * @param routerFailures publishes at the default level because the router threw or answered null
@@ -34,6 +35,9 @@ import java.util.function.Supplier;
  * @param sinkFailures reports lost because the report sink threw
  * @param prefetchWarnings prefetch warnings logged, at most one per queue
  * @param unreadableStamps deliveries whose {@code x-harbinger} stamp could not be read in full
+ * @param laneHandoffs deliveries that lanes consumers handed to their applications
+ * @param laneHeld deliveries lanes consumers hold now, received but not yet handed on (a gauge)
+ * @param laneHeldMax the most deliveries lanes consumers held at once
  * @param reporting the report publisher's counters, when the process has one
  * @param routing the embedded router's counters, when the process has one
  */
@@ -49,6 +53,9 @@ public record ClientStats(
     long sinkFailures,
     long prefetchWarnings,
     long unreadableStamps,
+    long laneHandoffs,
+    long laneHeld,
+    long laneHeldMax,
     Optional<Reporting> reporting,
     Optional<Routing> routing) {
 
@@ -194,6 +201,9 @@ public record ClientStats(
           stats.sinkFailures(),
           stats.prefetchWarnings(),
           stats.unreadableStamps(),
+          stats.laneHandoffs(),
+          stats.laneHeld(),
+          stats.laneHeldMax(),
           reporting,
           routing);
     }
