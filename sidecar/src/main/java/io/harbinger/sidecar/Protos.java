@@ -45,6 +45,8 @@ final class Protos {
       case STALE -> Verdict.VERDICT_STALE;
       case CENSORED -> Verdict.VERDICT_CENSORED;
       case SPREAD -> Verdict.VERDICT_SPREAD;
+      case MISPREDICTED -> Verdict.VERDICT_MISPREDICTED;
+      case BORROWED -> Verdict.VERDICT_BORROWED;
       case UNAVAILABLE -> Verdict.VERDICT_UNSPECIFIED;
     };
   }
