@@ -84,6 +84,15 @@ public final class SimulateCommand implements Callable<Integer> {
   private double historyFraction;
 
   @Option(
+      names = "--predictors",
+      split = ",",
+      defaultValue = "new",
+      description =
+          "predictor profiles (today, global, new, reach): predictive arms run under each; the first keeps"
+              + " the arm names, the others are named ARM@PROFILE (default ${DEFAULT-VALUE})")
+  private List<String> predictorNames;
+
+  @Option(
       names = "--seed",
       defaultValue = "2026",
       description = "seed of static_random (default ${DEFAULT-VALUE})")
@@ -137,6 +146,18 @@ public final class SimulateCommand implements Callable<Integer> {
         throw bad("--arms: " + e.getMessage());
       }
     }
+    List<PredictorProfile> profiles = new ArrayList<>();
+    for (String name : predictorNames) {
+      try {
+        PredictorProfile p = PredictorProfile.of(name);
+        if (profiles.contains(p)) {
+          throw bad("--predictors: " + p.label() + " given twice");
+        }
+        profiles.add(p);
+      } catch (IllegalArgumentException e) {
+        throw bad("--predictors: " + e.getMessage());
+      }
+    }
     Trace trace;
     try {
       trace = TraceFormat.read(traceSpec);
@@ -169,7 +190,7 @@ public final class SimulateCommand implements Callable<Integer> {
         err.flush();
         return 1;
       }
-      SimulationReport report = Simulations.run(input, arms, seed, command);
+      SimulationReport report = Simulations.run(input, arms, seed, command, profiles);
       if (json) {
         jsonReports.add(SimulationFormat.JSON.render(report).strip());
       } else {
