@@ -325,6 +325,11 @@ public final class HistogramPredictor implements Predictor {
         safeguard.status());
   }
 
+  @Override
+  public boolean holdsFifoOrder() {
+    return safeguard.holding();
+  }
+
   /**
    * Returns the global safeguard's decision and its inputs.
    *

@@ -10,10 +10,10 @@ import java.util.stream.Collectors;
  * today,new}).
  *
  * <p>{@link #TODAY} is the predictor before the safeguards and borrowing: seed paper Table 1 with
- * untrusted keys placed by their evidence. {@link #NEW} is {@link PredictorConfig#defaults()}: the
- * per-key and global safeguards and producer borrowing on. {@link #GLOBAL} is today's predictor
- * with only the global safeguard added. {@link #REACH} adds idle limits relative to each key's own
- * gaps ({@code relativeIdle} 10), which is opt-in.
+ * untrusted keys placed by their evidence. {@link #NEW} is {@link PredictorConfig#defaults()} with
+ * fixed idle limits: the per-key and global safeguards and producer borrowing on. {@link #GLOBAL}
+ * is today's predictor with only the global safeguard added. {@link #REACH} adds idle limits
+ * relative to each key's own gaps ({@code relativeIdle} 10), which is opt-in.
  */
 public enum PredictorProfile {
   /** The predictor without the safeguards and borrowing. */
@@ -22,8 +22,8 @@ public enum PredictorProfile {
   /** Today's predictor with the global safeguard alone, to show what it does by itself. */
   GLOBAL(
       PredictorConfig.builder().keyGuard(false).safeguard(true).borrowFromProducer(false).build()),
-  /** The product's defaults. */
-  NEW(PredictorConfig.defaults()),
+  /** The product's defaults: both safeguards and producer borrowing, fixed idle limits. */
+  NEW(PredictorConfig.builder().relativeIdle(0).build()),
   /** The defaults with idle limits relative to each key's own time scale. */
   REACH(PredictorConfig.builder().relativeIdle(10).build());
 
