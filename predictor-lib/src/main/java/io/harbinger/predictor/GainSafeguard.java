@@ -81,37 +81,13 @@ final class GainSafeguard {
               Locale.ROOT, "too few reports: %.0f of %.0f, routing unchanged", total, minReports);
       return;
     }
-    double workTotal = 0;
-    int used = 0;
-    for (int l = 0; l < jobs.length; l++) {
-      workTotal += work[l];
-      if (jobs[l] > 1e-9 * total) {
-        used++;
-      }
-    }
-    if (used < 2) {
+    PriorityGain.Estimate estimate = PriorityGain.fromTotals(jobs, work, load);
+    if (!estimate.known()) {
       gain = Double.NaN;
-      reason = "one level holds every job: no order to judge, routing unchanged";
+      reason = estimate.problem() + ", routing unchanged";
       return;
     }
-    if (!(workTotal > 0)) {
-      gain = Double.NaN;
-      reason = "every reported duration is zero: no order to judge, routing unchanged";
-      return;
-    }
-    double[] js = new double[jobs.length];
-    double[] ws = new double[jobs.length];
-    double jobTotal = 0;
-    for (double j : jobs) {
-      jobTotal += j;
-    }
-    for (int l = 0; l < jobs.length; l++) {
-      js[l] = jobs[l] / jobTotal;
-      ws[l] = work[l] / workTotal;
-    }
-    normalise(js);
-    normalise(ws);
-    gain = PriorityGain.gain(js, ws, load);
+    gain = estimate.gain();
     if (holding && gain >= margin + hysteresis) {
       holding = false;
     } else if (!holding && gain < margin) {
@@ -131,17 +107,6 @@ final class GainSafeguard {
                 "estimated gain %.1f%%: levels kept (FIFO order below %.1f%%)",
                 Math.abs(gain) < 5e-4 ? 0.0 : 100 * gain,
                 100 * margin);
-  }
-
-  /** Makes the shares sum to 1 exactly enough for {@link PriorityGain}'s check. */
-  private static void normalise(double[] shares) {
-    double sum = 0;
-    for (double s : shares) {
-      sum += s;
-    }
-    for (int i = 0; i < shares.length; i++) {
-      shares[i] /= sum;
-    }
   }
 
   synchronized SafeguardStatus status() {

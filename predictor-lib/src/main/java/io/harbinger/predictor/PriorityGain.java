@@ -75,6 +75,72 @@ public final class PriorityGain {
     return 1 - meanWaitRatio(jobShares, workShares, load);
   }
 
+  /**
+   * An estimate from per-level totals, or why none can be made.
+   *
+   * @param gain see {@link #gain}; NaN when {@code problem} is set
+   * @param problem why the order cannot be judged, or null when {@code gain} is known
+   */
+  public record Estimate(double gain, String problem) {
+
+    /**
+     * Returns whether the gain is known.
+     *
+     * @return true when no problem stopped the estimate
+     */
+    public boolean known() {
+      return problem == null;
+    }
+  }
+
+  /**
+   * Estimates the gain from each level's job count and summed actual durations, naming the
+   * degenerate cases instead of failing on them.
+   *
+   * @param jobs each level's (possibly decayed) job count, level 0 first; non-negative
+   * @param work each level's summed durations, same length; non-negative
+   * @param load the per-worker load, in (0, 1)
+   * @return the estimate, or the problem: no jobs, one level holding every job, zero durations
+   */
+  public static Estimate fromTotals(double[] jobs, double[] work, double load) {
+    double jobTotal = 0;
+    double workTotal = 0;
+    for (int l = 0; l < jobs.length; l++) {
+      jobTotal += jobs[l];
+      workTotal += work[l];
+    }
+    if (!(jobTotal > 0)) {
+      return new Estimate(Double.NaN, "no jobs: no order to judge");
+    }
+    int used = 0;
+    for (double j : jobs) {
+      if (j > 1e-9 * jobTotal) {
+        used++;
+      }
+    }
+    if (used < 2) {
+      return new Estimate(Double.NaN, "one level holds every job: no order to judge");
+    }
+    if (!(workTotal > 0)) {
+      return new Estimate(Double.NaN, "every duration is zero: no order to judge");
+    }
+    double[] js = new double[jobs.length];
+    double[] ws = new double[jobs.length];
+    double jobSum = 0;
+    double workSum = 0;
+    for (int l = 0; l < jobs.length; l++) {
+      js[l] = jobs[l] / jobTotal;
+      ws[l] = work[l] / workTotal;
+      jobSum += js[l];
+      workSum += ws[l];
+    }
+    for (int l = 0; l < jobs.length; l++) {
+      js[l] /= jobSum;
+      ws[l] /= workSum;
+    }
+    return new Estimate(gain(js, ws, load), null);
+  }
+
   private static void checkShares(String name, double[] shares) {
     double sum = 0;
     for (double s : shares) {

@@ -162,7 +162,7 @@ class SafeguardTest {
       zero.record(i % 3, 0);
     }
     assertThat(zero.holding()).isFalse();
-    assertThat(zero.status().reason()).startsWith("every reported duration is zero");
+    assertThat(zero.status().reason()).startsWith("every duration is zero");
   }
 
   @Test
