@@ -13,4 +13,4 @@ $h simulate "alibaba2026:../shared/traces/alibaba-2026-lora-requests.csv" --pred
 # The harmful case of seed paper section 5.2 (DAS2-fs2), synthetic: decoy keys whose median says short while their
 # slow jobs carry most of the work; 4 workers so that jobs queue. The global-only profile shows the global safeguard
 # by itself.
-$h simulate "synthetic:seed=18,jobs=200000,keys=40,distribution=decoy,minmedian=1,maxmedian=1.5,slowshare=0.4,slowratio=10,honestratio=2,sigma=0.1,workers=4" --workers 4 --predictors today,new,reach,global --arms $arms --out experiments/results/sim/decoy >/dev/null
+$h simulate "synthetic:seed=18,jobs=200000,keys=40,distribution=decoy,minmedian=1,maxmedian=1.5,slowshare=0.25,slowratio=12,honestratio=2,sigma=0.05,workers=4" --workers 4 --predictors today,new,reach,global --arms $arms --out experiments/results/sim/decoy >/dev/null

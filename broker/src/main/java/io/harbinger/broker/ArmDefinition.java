@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param runsOn where the arm runs
  * @param policy where the level comes from; supported by {@code runsOn}
  * @param selection strict priority or weighted shares (8:3:1 for three levels)
- * @param aging none, plain or pausing
+ * @param aging none, plain, pausing or following
  * @param levels the number of levels, in [2, 10]
  */
 public record ArmDefinition(

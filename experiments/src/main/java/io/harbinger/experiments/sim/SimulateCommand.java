@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
       "",
       "TRACE is format:path[?option=value,...] with format one of swf, azure2021, alibaba2026,"
           + " csv, synthetic. Arms: fifo, static_history, static_random, oracle,"
-          + " predictive_cold, predictive_warm, each with optional +weights, +pausing, +no_aging."
+          + " predictive_cold, predictive_warm, each with optional +weights, +pausing, +following, +no_aging."
     },
     exitCodeOnExecutionException = 1)
 public final class SimulateCommand implements Callable<Integer> {

@@ -299,8 +299,8 @@ class SimulatorTest {
         .isEqualTo("predictive_warm+weights+pausing");
     assertThatThrownBy(() -> Arms.simulated("lifo")).hasMessageContaining("arm must be one of");
     assertThatThrownBy(() -> Arms.simulated("fifo+turbo"))
-        .hasMessage("arm suffix must be +weights, +pausing or +no_aging: fifo+turbo");
+        .hasMessage("arm suffix must be +weights, +pausing, +following or +no_aging: fifo+turbo");
     assertThatThrownBy(() -> Arms.simulated("fifo+pausing+no_aging"))
-        .hasMessageContaining("one of +pausing and +no_aging");
+        .hasMessageContaining("one of +pausing, +following and +no_aging");
   }
 }
