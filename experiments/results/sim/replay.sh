@@ -14,3 +14,10 @@ $h simulate "alibaba2026:../shared/traces/alibaba-2026-lora-requests.csv" --pred
 # slow jobs carry most of the work; 4 workers so that jobs queue. The global-only profile shows the global safeguard
 # by itself.
 $h simulate "synthetic:seed=18,jobs=200000,keys=40,distribution=decoy,minmedian=1,maxmedian=1.5,slowshare=0.25,slowratio=12,honestratio=2,sigma=0.05,workers=4" --workers 4 --predictors today,new,reach,global --arms $arms --out experiments/results/sim/decoy >/dev/null
+# Aging whose threshold follows the backlog (opt-in, +following) against pausing aging, with the reach predictor.
+for t in lpc-egee:"swf:../shared/traces/LPC-EGEE-2004-1.2-cln.swf.gz?key=user-queue" \
+    llnl-thunder:"swf:../shared/traces/LLNL-Thunder-2007-1.1-cln.swf.gz"; do
+  $h simulate "${t#*:}" --load 0.8,0.95 --predictors reach \
+    --arms fifo,predictive_warm+weights+pausing,predictive_warm+weights+following,oracle+weights+pausing,oracle+weights+following \
+    --out "experiments/results/sim/following/${t%%:*}" >/dev/null
+done
