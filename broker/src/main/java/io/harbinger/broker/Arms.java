@@ -43,6 +43,7 @@ public final class Arms {
     rabbit("rabbitmq-oracle-5", Policy.ORACLE, 5);
     rabbit("rabbitmq-naive", Policy.NAIVE);
     rabbit("rabbitmq-predictive-paper", Policy.PREDICTIVE_PAPER);
+    rabbit("rabbitmq-predictive-today", Policy.PREDICTIVE_TODAY);
     define("redis-fifo", RunsOn.REDIS, Policy.FIFO, Selection.STRICT, AgingMode.NONE, 3);
     broker("broker-fifo", Policy.FIFO, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-predictive", Policy.PREDICTIVE, Selection.STRICT, AgingMode.PLAIN);
