@@ -29,13 +29,13 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Implementation notes. The gates run in this order, each with its own counter
  * (spec/harbinger-reference.md section 1.6): invalid key, unready (no boundaries yet), cold
  * (unknown, untracked, or fewer than {@code minObservations} successful observations), stale (idle
- * longer than {@code staleAfter}), censored share, spread. A prediction of a key that is not yet
- * stale counts as activity (the fix of seed paper section 3.5), so keys whose jobs wait in a
- * backlog stay predicted; a stale key is revived only by an observation, which first discards its
- * history. Wall-clock decay is applied when a key is observed and at least one second has passed
- * since its last decay. Keys live in {@code shards} shards of at most ceil(maxKeys / shards) keys
- * each; a new key at a full shard evicts the least recently active key only if that key has been
- * idle for its grace (section 1.8), and is otherwise not tracked. A key's median and tail are
+ * longer than {@code staleAfter}), censored share, spread, mispredicted. A prediction of a key that
+ * is not yet stale counts as activity (the fix of seed paper section 3.5), so keys whose jobs wait
+ * in a backlog stay predicted; a stale key is revived only by an observation, which first discards
+ * its history. Wall-clock decay is applied when a key is observed and at least one second has
+ * passed since its last decay. Keys live in {@code shards} shards of at most ceil(maxKeys / shards)
+ * keys each; a new key at a full shard evicts the least recently active key only if that key has
+ * been idle for its grace (section 1.8), and is otherwise not tracked. A key's median and tail are
  * cached between observations, so a prediction of a trusted key is one map lookup and a few
  * comparisons.
  *
@@ -52,6 +52,29 @@ import java.util.concurrent.atomic.LongAdder;
  * above the default level, so the paper's bimodal key can only move away from the fast levels, and
  * a censored, stale or unknown key keeps the default level. The trust verdict is unchanged and
  * still counted as the fallback reason.
+ *
+ * <p>Safeguards (departures from seed paper section 3.9, where drift is only signalled). Per key:
+ * every observation of a key that has at least {@code minObservations} successful observations is
+ * scored, before it is learned, by |log2(actual / estimate)| and by |log2(actual / pooled median)|;
+ * both decay as EWMAs over about {@code mispredictionMemory} observations. After {@value
+ * KeyState#GUARD_MIN_SCORED} scores, a key whose error is at least one octave and at least {@code
+ * mispredictionEnter} times the global median's is distrusted ({@link Outcome#MISPREDICTED}, after
+ * the spread gate) and placed by its mean like a spread key; it is trusted again when its error
+ * falls below {@code mispredictionExit} times the global median's or below exit / enter octaves.
+ * Globally: every observation first adds its duration to the level the current assignment gives its
+ * key ({@link GainSafeguard}, once boundaries exist); while the estimated gain ({@link
+ * PriorityGain}) is below the margin, {@link #predict} in predictive mode returns the default level
+ * (FIFO order) with the key's own verdict and predicted level, and counts it; {@link #peek} does
+ * not apply it, so a route table applies {@link #holdsFifoOrder()} itself. Neither safeguard's
+ * state is in snapshots: a restored predictor starts trusting and re-learns within their memories.
+ *
+ * <p>Reach. A key whose own verdict is cold borrows its producer's aggregate ({@link
+ * Keys#producerAggregate}, learned from every job type of the producer, kept in shards of its own
+ * that are neither listed, counted nor saved) when that is trusted, as {@link Outcome#BORROWED};
+ * the next parent, the pooled distribution, would only give the default level. With {@code
+ * relativeIdle}, a key's idle half-life and staleness limit stretch by max(1, relativeIdle x the
+ * larger of its mean gap between observations (EWMA, weight 0.1) and its estimate / staleAfter),
+ * departing from the fixed serverless time scales of seed paper Table 1.
  *
  * <p>Assumptions and guarantees: thread-safe. Every method holds at most one lock at a time (one
  * key shard, or the pooled histogram, or the drift monitor), never nests them and never performs
