@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param runsOn where the arm runs
  * @param policy where the level comes from; supported by {@code runsOn}
  * @param selection strict priority or weighted shares (8:3:1 for three levels)
- * @param aging none, plain or pausing
+ * @param aging none, plain, pausing or following
  * @param levels the number of levels, in [2, 10]
  * @param layout the queue layout of a RabbitMQ arm: a priority queue, or lanes (then the selection
  *     and aging are the lanes consumer's); {@link QueueLayout#PRIORITY_QUEUE} for every other arm

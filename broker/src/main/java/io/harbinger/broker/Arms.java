@@ -27,7 +27,7 @@ public final class Arms {
   /** The simulator's base names and suffixes, for messages. */
   static final String SIMULATED_NAMES =
       "fifo, static_history, static_random, oracle, predictive_cold, predictive_warm, each with"
-          + " optional +weights, +pausing, +no_aging";
+          + " optional +weights, +pausing, +following, +no_aging";
 
   private static final Map<String, ArmDefinition> ARMS = new LinkedHashMap<>();
 
@@ -43,6 +43,7 @@ public final class Arms {
     rabbit("rabbitmq-oracle-5", Policy.ORACLE, 5);
     rabbit("rabbitmq-naive", Policy.NAIVE);
     rabbit("rabbitmq-predictive-paper", Policy.PREDICTIVE_PAPER);
+    rabbit("rabbitmq-predictive-today", Policy.PREDICTIVE_TODAY);
     lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
     lanes(
         "rabbitmq-lanes-quorum",
@@ -168,16 +169,21 @@ public final class Arms {
           }
           weights = true;
         }
-        case "pausing", "no_aging" -> {
+        case "pausing", "following", "no_aging" -> {
           if (aging != null) {
             throw new IllegalArgumentException(
-                "arm may have one of +pausing and +no_aging, once: " + name);
+                "arm may have one of +pausing, +following and +no_aging, once: " + name);
           }
-          aging = parts[i].equals("pausing") ? AgingMode.PAUSING : AgingMode.NONE;
+          aging =
+              switch (parts[i]) {
+                case "pausing" -> AgingMode.PAUSING;
+                case "following" -> AgingMode.FOLLOWING;
+                default -> AgingMode.NONE;
+              };
         }
         default ->
             throw new IllegalArgumentException(
-                "arm suffix must be +weights, +pausing or +no_aging: " + name);
+                "arm suffix must be +weights, +pausing, +following or +no_aging: " + name);
       }
     }
     if (aging == null) {
@@ -191,6 +197,7 @@ public final class Arms {
     switch (aging) {
       case NONE -> canonical.append("+no_aging");
       case PAUSING -> canonical.append("+pausing");
+      case FOLLOWING -> canonical.append("+following");
       case PLAIN -> {}
     }
     return new ArmDefinition(

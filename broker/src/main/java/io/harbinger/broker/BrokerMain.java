@@ -73,7 +73,7 @@ public final class BrokerMain implements Callable<Integer> {
   @Option(
       names = "--aging",
       description =
-          "none, plain or pausing (default: pausing with weighted selection, else plain).")
+          "none, plain, pausing or following (default: pausing with weighted selection, else plain).")
   String aging;
 
   @Option(

@@ -36,6 +36,11 @@ public enum Policy {
    * the predictor without {@code demoteUntrusted}, for comparison on RabbitMQ.
    */
   PREDICTIVE_PAPER("predictive-paper"),
+  /**
+   * As {@link #PREDICTIVE}, with the per-key and global safeguards and producer borrowing off: the
+   * predictor before them, for comparison on RabbitMQ.
+   */
+  PREDICTIVE_TODAY("predictive-today"),
   /** As {@link #PREDICTIVE}, the predictor having first observed a trace's history. */
   PREDICTIVE_WARM("predictive-warm"),
   /** The predictor predicts and learns, but every message takes the default level. */
@@ -104,7 +109,13 @@ public enum Policy {
   public boolean runsOnBroker() {
     return switch (this) {
       case FIFO, STATIC_TUNED, STATIC_MISCONFIGURED, PREDICTIVE, SHADOW, FAIR, ORACLE -> true;
-      case STATIC_HISTORY, STATIC_RANDOM, PREDICTIVE_WARM, PREDICTIVE_PAPER, SIDECAR, NAIVE ->
+      case STATIC_HISTORY,
+          STATIC_RANDOM,
+          PREDICTIVE_WARM,
+          PREDICTIVE_PAPER,
+          PREDICTIVE_TODAY,
+          SIDECAR,
+          NAIVE ->
           false;
     };
   }
@@ -135,7 +146,13 @@ public enum Policy {
    */
   public IngressPolicy newIngress(int levels, Predictor predictor) {
     return switch (this) {
-      case STATIC_HISTORY, STATIC_RANDOM, PREDICTIVE_WARM, PREDICTIVE_PAPER, SIDECAR, NAIVE ->
+      case STATIC_HISTORY,
+          STATIC_RANDOM,
+          PREDICTIVE_WARM,
+          PREDICTIVE_PAPER,
+          PREDICTIVE_TODAY,
+          SIDECAR,
+          NAIVE ->
           throw new IllegalArgumentException("policy " + label + " does not run on the broker");
       case FIFO, FAIR -> IngressPolicy.fixed(label, 0);
       case STATIC_TUNED -> IngressPolicy.staticMap(label, levels, TUNED_MAP);

@@ -32,6 +32,7 @@ public enum RunsOn {
                 STATIC_MISCONFIGURED,
                 PREDICTIVE,
                 PREDICTIVE_PAPER,
+                PREDICTIVE_TODAY,
                 SHADOW,
                 SIDECAR,
                 ORACLE,

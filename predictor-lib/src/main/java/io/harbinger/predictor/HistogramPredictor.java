@@ -29,13 +29,13 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Implementation notes. The gates run in this order, each with its own counter
  * (spec/harbinger-reference.md section 1.6): invalid key, unready (no boundaries yet), cold
  * (unknown, untracked, or fewer than {@code minObservations} successful observations), stale (idle
- * longer than {@code staleAfter}), censored share, spread. A prediction of a key that is not yet
- * stale counts as activity (the fix of seed paper section 3.5), so keys whose jobs wait in a
- * backlog stay predicted; a stale key is revived only by an observation, which first discards its
- * history. Wall-clock decay is applied when a key is observed and at least one second has passed
- * since its last decay. Keys live in {@code shards} shards of at most ceil(maxKeys / shards) keys
- * each; a new key at a full shard evicts the least recently active key only if that key has been
- * idle for its grace (section 1.8), and is otherwise not tracked. A key's median and tail are
+ * longer than {@code staleAfter}), censored share, spread, mispredicted. A prediction of a key that
+ * is not yet stale counts as activity (the fix of seed paper section 3.5), so keys whose jobs wait
+ * in a backlog stay predicted; a stale key is revived only by an observation, which first discards
+ * its history. Wall-clock decay is applied when a key is observed and at least one second has
+ * passed since its last decay. Keys live in {@code shards} shards of at most ceil(maxKeys / shards)
+ * keys each; a new key at a full shard evicts the least recently active key only if that key has
+ * been idle for its grace (section 1.8), and is otherwise not tracked. A key's median and tail are
  * cached between observations, so a prediction of a trusted key is one map lookup and a few
  * comparisons.
  *
@@ -53,6 +53,29 @@ import java.util.concurrent.atomic.LongAdder;
  * a censored, stale or unknown key keeps the default level. The trust verdict is unchanged and
  * still counted as the fallback reason.
  *
+ * <p>Safeguards (departures from seed paper section 3.9, where drift is only signalled). Per key:
+ * every observation of a key that has at least {@code minObservations} successful observations is
+ * scored, before it is learned, by |log2(actual / estimate)| and by |log2(actual / pooled median)|;
+ * both decay as EWMAs over about {@code mispredictionMemory} observations. After {@value
+ * KeyState#GUARD_MIN_SCORED} scores, a key whose error is at least one octave and at least {@code
+ * mispredictionEnter} times the global median's is distrusted ({@link Outcome#MISPREDICTED}, after
+ * the spread gate) and placed by its mean like a spread key; it is trusted again when its error
+ * falls below {@code mispredictionExit} times the global median's or below exit / enter octaves.
+ * Globally: every observation first adds its duration to the level the current assignment gives its
+ * key ({@link GainSafeguard}, once boundaries exist); while the estimated gain ({@link
+ * PriorityGain}) is below the margin, {@link #predict} in predictive mode returns the default level
+ * (FIFO order) with the key's own verdict and predicted level, and counts it; {@link #peek} does
+ * not apply it, so a route table applies {@link #holdsFifoOrder()} itself. Neither safeguard's
+ * state is in snapshots: a restored predictor starts trusting and re-learns within their memories.
+ *
+ * <p>Reach. A key whose own verdict is cold borrows its producer's aggregate ({@link
+ * Keys#producerAggregate}, learned from every job type of the producer, kept in shards of its own
+ * that are neither listed, counted nor saved) when that is trusted, as {@link Outcome#BORROWED};
+ * the next parent, the pooled distribution, would only give the default level. With {@code
+ * relativeIdle}, a key's idle half-life and staleness limit stretch by max(1, relativeIdle x the
+ * larger of its mean gap between observations (EWMA, weight 0.1) and its estimate / staleAfter),
+ * departing from the fixed serverless time scales of seed paper Table 1.
+ *
  * <p>Assumptions and guarantees: thread-safe. Every method holds at most one lock at a time (one
  * key shard, or the pooled histogram, or the drift monitor), never nests them and never performs
  * I/O while holding one; {@link #save} performs file I/O after copying state shard by shard, so a
@@ -66,14 +89,21 @@ public final class HistogramPredictor implements Predictor {
 
   private static final long ONE_SECOND = 1_000_000_000L;
 
+  private static final double LN2 = Math.log(2);
+
+  /** EWMA weight of a key's gap between observations, for {@code relativeIdle}. */
+  private static final double GAP_WEIGHT = 0.1;
+
   /** Observations a cold key needs before its lowest duration may place it below the default. */
   static final int COLD_DEMOTION_OBSERVATIONS = 3;
 
   private final PredictorConfig config;
   private final Ticker ticker;
   private final KeyShard[] shards;
+  private final KeyShard[] aggregates;
   private final PooledHistogram pooled;
   private final DriftMonitor drift = new DriftMonitor();
+  private final GainSafeguard safeguard;
   private final double inverseKeyDecay;
   private final long staleAfterNanos;
   private final long idleHalfLifeNanos;
@@ -92,6 +122,7 @@ public final class HistogramPredictor implements Predictor {
   private final LongAdder untracked = new LongAdder();
   private final LongAdder saturated = new LongAdder();
   private final LongAdder evictions = new LongAdder();
+  private final LongAdder safeguardHeld = new LongAdder();
 
   /**
    * Creates a cold predictor.
@@ -109,7 +140,12 @@ public final class HistogramPredictor implements Predictor {
     for (int i = 0; i < shards.length; i++) {
       shards[i] = new KeyShard(perShard);
     }
+    aggregates = new KeyShard[config.borrowFromProducer() ? config.shards() : 0];
+    for (int i = 0; i < aggregates.length; i++) {
+      aggregates[i] = new KeyShard(perShard);
+    }
     pooled = new PooledHistogram(config);
+    safeguard = new GainSafeguard(config);
     inverseKeyDecay = 1 / config.keyDecay();
     staleAfterNanos = config.staleAfter().toNanos();
     idleHalfLifeNanos = config.idleHalfLife().toNanos();
@@ -144,6 +180,10 @@ public final class HistogramPredictor implements Predictor {
       p = Prediction.fallback(defaultLevel, Outcome.OFF, m);
     } else {
       p = evaluate(key, sizeHint, m, true);
+      if (m == Mode.PREDICTIVE && p.level() != defaultLevel && safeguard.holding()) {
+        safeguardHeld.increment();
+        p = new Prediction(defaultLevel, p.predictedLevel(), p.outcome(), p.estimateNanos(), m);
+      }
     }
     predictions[p.outcome().ordinal()].increment();
     return p;
@@ -170,10 +210,18 @@ public final class HistogramPredictor implements Predictor {
       return ObserveResult.REJECTED_DURATION;
     }
     long now = ticker.nanos();
+    Prediction assigned = evaluate(key, sizeHint, Mode.PREDICTIVE, false);
+    if (assigned.outcome() != Outcome.UNREADY) {
+      safeguard.record(assigned.predictedLevel(), durationNanos);
+    }
     boolean tracked = learn(key, durationNanos, now, false);
     String binned = binnedKey(key, sizeHint);
     if (binned != null) {
       tracked &= learn(binned, durationNanos, now, false);
+    }
+    String aggregate = config.borrowFromProducer() ? Keys.producerAggregate(key) : null;
+    if (aggregate != null) {
+      learn(aggregate, durationNanos, now, false);
     }
     pooled.add(durationNanos);
     accepted.increment();
@@ -194,6 +242,10 @@ public final class HistogramPredictor implements Predictor {
     String binned = binnedKey(key, sizeHint);
     if (binned != null) {
       tracked &= learn(binned, 0, now, true);
+    }
+    String aggregate = config.borrowFromProducer() ? Keys.producerAggregate(key) : null;
+    if (aggregate != null) {
+      learn(aggregate, 0, now, true);
     }
     censored.increment();
     return tracked ? ObserveResult.ACCEPTED : ObserveResult.UNTRACKED;
@@ -287,11 +339,27 @@ public final class HistogramPredictor implements Predictor {
         untracked.sum(),
         saturated.sum(),
         evictions.sum(),
+        safeguardHeld.sum(),
         keys,
         pooled.observations(),
         pooled.publications(),
         pooled.degenerateRefreshes(),
-        drift.signals());
+        drift.signals(),
+        safeguard.status());
+  }
+
+  @Override
+  public boolean holdsFifoOrder() {
+    return safeguard.holding();
+  }
+
+  /**
+   * Returns the global safeguard's decision and its inputs.
+   *
+   * @return the status now
+   */
+  public SafeguardStatus safeguard() {
+    return safeguard.status();
   }
 
   @Override
@@ -432,7 +500,18 @@ public final class HistogramPredictor implements Predictor {
       }
       return p;
     }
-    return judge(key, b, m, now, touch);
+    Prediction own = judge(key, b, m, now, touch);
+    if (own.outcome() == Outcome.COLD && config.borrowFromProducer()) {
+      String aggregate = Keys.producerAggregate(key);
+      if (aggregate != null) {
+        Prediction parent = judge(aggregate, b, m, now, false);
+        if (parent.isPredicted()) {
+          return new Prediction(
+              parent.level(), parent.predictedLevel(), Outcome.BORROWED, parent.estimateNanos(), m);
+        }
+      }
+    }
+    return own;
   }
 
   private Prediction judge(String key, Boundaries b, Mode m, long now, boolean touch) {
@@ -455,7 +534,7 @@ public final class HistogramPredictor implements Predictor {
     Outcome verdict;
     int level = defaultLevel;
     double estimate = Double.NaN;
-    boolean stale = staleAfterNanos > 0 && now - s.lastActivityNanos > staleAfterNanos;
+    boolean stale = isStale(s, now);
     if (touch && !stale) {
       // Only stamped here: the recency list is brought up to date lazily, at eviction time.
       s.lastActivityNanos = now;
@@ -476,6 +555,8 @@ public final class HistogramPredictor implements Predictor {
           || Double.isInfinite(estimate)
           || tail > config.maxSpreadRatio() * Math.max(estimate, spreadFloorNanos)) {
         verdict = Outcome.SPREAD;
+      } else if (config.keyGuard() && s.distrusted) {
+        verdict = Outcome.MISPREDICTED;
       } else {
         verdict = Outcome.PREDICTED;
         level = b.levelOf(estimate, s.heldLevel, config.tierHysteresis());
@@ -507,7 +588,7 @@ public final class HistogramPredictor implements Predictor {
    * level.
    */
   private double untrustedCost(KeyState s, Outcome verdict, double eq, double tq) {
-    if (verdict == Outcome.SPREAD) {
+    if (verdict == Outcome.SPREAD || verdict == Outcome.MISPREDICTED) {
       double mean = s.mean(eq, tq);
       return mean >= 0 && !Double.isInfinite(mean) ? mean : Double.NaN;
     }
@@ -530,14 +611,29 @@ public final class HistogramPredictor implements Predictor {
           untracked.increment();
           return false;
         }
-      } else if (staleAfterNanos > 0 && now - s.lastActivityNanos > staleAfterNanos) {
+      } else if (isStale(s, now)) {
         s.histogram.clear();
         s.heldLevel = -1;
         s.lastDecayNanos = now;
-      } else if (idleHalfLifeNanos > 0 && now - s.lastDecayNanos >= ONE_SECOND) {
-        s.histogram.decayBy(Math.pow(0.5, (double) (now - s.lastDecayNanos) / idleHalfLifeNanos));
-        s.lastDecayNanos = now;
+        s.resetGuard();
+      } else {
+        if (!isCensored && config.keyGuard()) {
+          scoreGuard(s, nanos);
+        }
+        if (idleHalfLifeNanos > 0 && now - s.lastDecayNanos >= ONE_SECOND) {
+          double halfLife = idleHalfLifeNanos * stretch(s);
+          s.histogram.decayBy(Math.pow(0.5, (double) (now - s.lastDecayNanos) / halfLife));
+          s.lastDecayNanos = now;
+        }
       }
+      if (s.lastObservedNanos != Long.MIN_VALUE) {
+        double gap = Math.max(0, now - s.lastObservedNanos);
+        s.meanGapNanos =
+            Double.isNaN(s.meanGapNanos)
+                ? gap
+                : s.meanGapNanos + GAP_WEIGHT * (gap - s.meanGapNanos);
+      }
+      s.lastObservedNanos = now;
       if (isCensored) {
         s.histogram.addCensored(inverseKeyDecay);
       } else {
@@ -548,6 +644,57 @@ public final class HistogramPredictor implements Predictor {
       shard.markActive(s);
       return true;
     }
+  }
+
+  /**
+   * Scores one observation of a key that was predictable against its estimate and against the
+   * pooled median, for the per-key safeguard.
+   */
+  private void scoreGuard(KeyState s, double nanos) {
+    double eq = config.estimateQuantile();
+    double tq = config.spreadQuantile();
+    double global = pooled.median();
+    if (s.observations < config.minObservations() || !s.hasWeight(eq, tq) || !(global > 0)) {
+      return;
+    }
+    double floor = Math.max(spreadFloorNanos, 1);
+    double actual = Math.max(nanos, floor);
+    double keyError = Math.abs(log2(actual / Math.max(s.estimate(eq, tq), floor)));
+    double globalError = Math.abs(log2(actual / Math.max(global, floor)));
+    s.scoreError(
+        keyError,
+        globalError,
+        1.0 / config.mispredictionMemory(),
+        config.mispredictionEnter(),
+        config.mispredictionExit());
+  }
+
+  private static double log2(double x) {
+    return Math.log(x) / LN2;
+  }
+
+  /** Whether a key has been idle past its staleness limit. */
+  private boolean isStale(KeyState s, long now) {
+    return staleAfterNanos > 0 && now - s.lastActivityNanos > staleAfterNanos * stretch(s);
+  }
+
+  /**
+   * Returns the factor by which a key's idle limits stretch to its own time scale: 1 unless {@code
+   * relativeIdle} is set and that many of the key's typical gaps exceed the staleness limit.
+   */
+  private double stretch(KeyState s) {
+    double relative = config.relativeIdle();
+    if (relative <= 0 || staleAfterNanos <= 0) {
+      return 1;
+    }
+    double scale = Double.isNaN(s.meanGapNanos) ? 0 : s.meanGapNanos;
+    if (s.observations > 0 && s.hasWeight(config.estimateQuantile(), config.spreadQuantile())) {
+      double estimate = s.estimate(config.estimateQuantile(), config.spreadQuantile());
+      if (estimate > scale) {
+        scale = estimate;
+      }
+    }
+    return Math.max(1, relative * scale / staleAfterNanos);
   }
 
   private KeyState admit(KeyShard shard, String key, long now) {
@@ -572,7 +719,8 @@ public final class HistogramPredictor implements Predictor {
 
   KeyShard shardOf(String key) {
     // The shard takes the high bits of the hash; the shard's own table takes the low bits.
-    return shards[(int) (((KeyShard.hash(key) >>> 8) & 0xffffffL) % shards.length)];
+    KeyShard[] in = aggregates.length > 0 && Keys.isProducerAggregate(key) ? aggregates : shards;
+    return in[(int) (((KeyShard.hash(key) >>> 8) & 0xffffffL) % in.length)];
   }
 
   private KeyStats statsOf(KeyState s, long now) {

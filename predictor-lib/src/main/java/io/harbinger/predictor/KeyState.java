@@ -25,6 +25,12 @@ final class KeyState {
   KeyState older;
   KeyState newer;
   KeyState nextInBucket;
+  long lastObservedNanos = Long.MIN_VALUE;
+  double meanGapNanos = Double.NaN;
+  double keyError = Double.NaN;
+  double globalError = Double.NaN;
+  int scored;
+  boolean distrusted;
 
   private boolean summaryValid;
   private boolean hasWeight;
@@ -46,6 +52,41 @@ final class KeyState {
     observations = histogram.observations;
     summaryValid = false;
   }
+
+  /**
+   * Scores one observation against the key's estimate and a global median, and updates the per-key
+   * safeguard's verdict with hysteresis.
+   */
+  void scoreError(
+      double keyLog2Error, double globalLog2Error, double weight, double enter, double exit) {
+    if (scored == 0) {
+      keyError = keyLog2Error;
+      globalError = globalLog2Error;
+    } else {
+      keyError += weight * (keyLog2Error - keyError);
+      globalError += weight * (globalLog2Error - globalError);
+    }
+    scored++;
+    if (scored < GUARD_MIN_SCORED) {
+      return;
+    }
+    if (!distrusted) {
+      distrusted = keyError >= 1 && keyError >= enter * globalError;
+    } else {
+      distrusted = keyError >= exit / enter && keyError >= exit * globalError;
+    }
+  }
+
+  /** Forgets the per-key safeguard's scores, when the history they judged is discarded. */
+  void resetGuard() {
+    keyError = Double.NaN;
+    globalError = Double.NaN;
+    scored = 0;
+    distrusted = false;
+  }
+
+  /** Scored observations before the per-key safeguard may distrust a key. */
+  static final int GUARD_MIN_SCORED = 8;
 
   /** Replaces the histogram with a restored one. */
   void restore(DurationHistogram from) {

@@ -77,6 +77,27 @@ public final class Keys {
   }
 
   /**
+   * Returns the key under which a predictor aggregates every job type of a key's producer: the
+   * producer, then two separators, which no key built by {@link #of} can equal.
+   *
+   * @param key a valid key
+   * @return the aggregate key, or null when the key names no job type (it is its producer's own)
+   */
+  static String producerAggregate(String key) {
+    int cut = key.indexOf(SEPARATOR);
+    if (cut <= 0) {
+      return null;
+    }
+    return key.substring(0, cut) + SEPARATOR + SEPARATOR;
+  }
+
+  /** Returns whether a key is a {@link #producerAggregate}. */
+  static boolean isProducerAggregate(String key) {
+    int n = key.length();
+    return n >= 3 && key.charAt(n - 1) == SEPARATOR && key.charAt(n - 2) == SEPARATOR;
+  }
+
+  /**
    * Returns whether a key can be tracked and predicted.
    *
    * @param key the key, or null

@@ -26,6 +26,16 @@ public enum Outcome {
   /** The key's tail is too far above its median (the bimodal key of seed paper section 3.5). */
   SPREAD,
   /**
+   * The key's recent predictions were no better than a global median would have been: the per-key
+   * safeguard distrusts it until its error falls back (see {@link HistogramPredictor}).
+   */
+  MISPREDICTED,
+  /**
+   * The key was cold and took its producer's aggregate estimate: routed by a borrowed estimate,
+   * never counted as the key's own prediction.
+   */
+  BORROWED,
+  /**
    * The router had no current answer: a remote router's table is missing or older than its
    * staleness limit, or the router failed. Never produced by the predictor itself.
    */

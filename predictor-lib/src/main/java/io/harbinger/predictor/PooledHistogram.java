@@ -22,6 +22,7 @@ final class PooledHistogram {
   private final double hysteresis;
 
   private volatile Boundaries published;
+  private volatile double median = Double.NaN;
   private long publications;
   private long degenerate;
 
@@ -45,6 +46,11 @@ final class PooledHistogram {
     return published;
   }
 
+  /** Returns the pooled median as of the last refresh, or NaN before the first. */
+  double median() {
+    return median;
+  }
+
   synchronized long observations() {
     return histogram.observations;
   }
@@ -66,9 +72,11 @@ final class PooledHistogram {
   synchronized void restore(DurationHistogram source, Boundaries boundaries) {
     histogram.copyFrom(source);
     published = boundaries;
+    median = histogram.total > 0 ? histogram.quantile(0.5) : Double.NaN;
   }
 
   private void refresh() {
+    median = histogram.quantile(0.5);
     double[] next = new double[levels - 1];
     for (int j = 1; j < levels; j++) {
       next[j - 1] = histogram.quantile((double) j / levels);

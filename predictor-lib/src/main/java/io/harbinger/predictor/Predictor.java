@@ -97,6 +97,17 @@ public interface Predictor extends Router {
   Mode mode();
 
   /**
+   * Returns whether a global safeguard holds routing in FIFO order now: predictions in predictive
+   * mode then carry the default level, as in shadow mode. A remote table that routes by {@link
+   * Prediction#predictedLevel()} must apply the same.
+   *
+   * @return false unless the implementation has such a safeguard and it holds
+   */
+  default boolean holdsFifoOrder() {
+    return false;
+  }
+
+  /**
    * Switches the mode; takes effect for the next prediction.
    *
    * @param mode the new mode

@@ -45,6 +45,29 @@ import java.util.Objects;
  *     be evicted; never negative
  * @param idleEviction idle time after which a proven key may be evicted; never negative
  * @param sizeBins whether size hints extend keys with a log2 size bin (seed paper section 3.8)
+ * @param demoteUntrusted whether untrusted keys whose evidence shows them costlier than the default
+ *     level go below it
+ * @param keyGuard whether a key whose recent predictions are no better than a global median falls
+ *     back as {@link Outcome#MISPREDICTED} (the per-key safeguard)
+ * @param mispredictionEnter a guarded key falls back when its recent mean |log2 error| is at least
+ *     this fraction of a global median's (and at least one octave), in (0, 2]
+ * @param mispredictionExit it is trusted again below this fraction, in (0, mispredictionEnter)
+ * @param mispredictionMemory observations the per-key error averages span (EWMA weight 1 / this),
+ *     in [2, 100000]
+ * @param safeguard whether the global safeguard may hold routing in FIFO order (predictive mode;
+ *     shadow mode only reports it)
+ * @param safeguardMargin the safeguard holds FIFO order while the estimated gain is below this
+ *     share of FIFO's mean wait, in [-1, 1)
+ * @param safeguardHysteresis it releases at the margin plus this, in [0, 1)
+ * @param safeguardLoad the per-worker load the gain is estimated at, in [0.05, 0.99]
+ * @param safeguardMinReports decayed reports needed before the safeguard judges, at least 1
+ * @param safeguardDecay per-report retention of the safeguard's counts, in (0, 1)
+ * @param borrowFromProducer whether a cold key borrows its producer's aggregate estimate, counted
+ *     as {@link Outcome#BORROWED}
+ * @param relativeIdle when positive, idle decay and staleness stretch to this many of the key's own
+ *     typical gaps between observations (the larger of its mean gap and its estimate), whenever
+ *     that is longer than {@code idleHalfLife} and {@code staleAfter}; zero keeps the fixed limits;
+ *     in [0, 1000]
  */
 public record PredictorConfig(
     int levels,
@@ -67,7 +90,19 @@ public record PredictorConfig(
     Duration coldEvictionGrace,
     Duration idleEviction,
     boolean sizeBins,
-    boolean demoteUntrusted) {
+    boolean demoteUntrusted,
+    boolean keyGuard,
+    double mispredictionEnter,
+    double mispredictionExit,
+    int mispredictionMemory,
+    boolean safeguard,
+    double safeguardMargin,
+    double safeguardHysteresis,
+    double safeguardLoad,
+    int safeguardMinReports,
+    double safeguardDecay,
+    boolean borrowFromProducer,
+    double relativeIdle) {
 
   /** Fewest levels allowed. */
   public static final int MIN_LEVELS = 2;
@@ -121,6 +156,40 @@ public record PredictorConfig(
     }
     checkNonNegative("coldEvictionGrace", coldEvictionGrace);
     checkNonNegative("idleEviction", idleEviction);
+    if (!(mispredictionEnter > 0 && mispredictionEnter <= 2)) {
+      throw new IllegalArgumentException(
+          "mispredictionEnter must be in (0, 2]: " + mispredictionEnter);
+    }
+    if (!(mispredictionExit > 0 && mispredictionExit < mispredictionEnter)) {
+      throw new IllegalArgumentException(
+          "mispredictionExit must be in (0, mispredictionEnter = "
+              + mispredictionEnter
+              + "): "
+              + mispredictionExit);
+    }
+    checkRange("mispredictionMemory", mispredictionMemory, 2, 100_000);
+    if (!(safeguardMargin >= -1 && safeguardMargin < 1)) {
+      throw new IllegalArgumentException("safeguardMargin must be in [-1, 1): " + safeguardMargin);
+    }
+    checkFraction("safeguardHysteresis", safeguardHysteresis);
+    if (!(safeguardLoad >= 0.05 && safeguardLoad <= 0.99)) {
+      throw new IllegalArgumentException("safeguardLoad must be in [0.05, 0.99]: " + safeguardLoad);
+    }
+    checkRange("safeguardMinReports", safeguardMinReports, 1, Integer.MAX_VALUE);
+    if (!(safeguardDecay > 0 && safeguardDecay < 1)) {
+      throw new IllegalArgumentException("safeguardDecay must be in (0, 1): " + safeguardDecay);
+    }
+    if (safeguardMinReports >= 1 / (1 - safeguardDecay)) {
+      throw new IllegalArgumentException(
+          "safeguardMinReports must be below the decayed weight the safeguard can reach, 1 / (1 -"
+              + " safeguardDecay) = "
+              + 1 / (1 - safeguardDecay)
+              + ": "
+              + safeguardMinReports);
+    }
+    if (!(relativeIdle >= 0 && relativeIdle <= 1000)) {
+      throw new IllegalArgumentException("relativeIdle must be in [0, 1000]: " + relativeIdle);
+    }
   }
 
   /**
@@ -209,6 +278,18 @@ public record PredictorConfig(
     private Duration idleEviction = Duration.ofMinutes(10);
     private boolean sizeBins;
     private boolean demoteUntrusted = true;
+    private boolean keyGuard = true;
+    private double mispredictionEnter = 0.8;
+    private double mispredictionExit = 0.6;
+    private int mispredictionMemory = 32;
+    private boolean safeguard = true;
+    private double safeguardMargin = 0.02;
+    private double safeguardHysteresis = 0.03;
+    private double safeguardLoad = 0.8;
+    private int safeguardMinReports = 200;
+    private double safeguardDecay = 0.998;
+    private boolean borrowFromProducer = true;
+    private double relativeIdle;
 
     private Builder() {}
 
@@ -234,6 +315,18 @@ public record PredictorConfig(
       idleEviction = c.idleEviction;
       sizeBins = c.sizeBins;
       demoteUntrusted = c.demoteUntrusted;
+      keyGuard = c.keyGuard;
+      mispredictionEnter = c.mispredictionEnter;
+      mispredictionExit = c.mispredictionExit;
+      mispredictionMemory = c.mispredictionMemory;
+      safeguard = c.safeguard;
+      safeguardMargin = c.safeguardMargin;
+      safeguardHysteresis = c.safeguardHysteresis;
+      safeguardLoad = c.safeguardLoad;
+      safeguardMinReports = c.safeguardMinReports;
+      safeguardDecay = c.safeguardDecay;
+      borrowFromProducer = c.borrowFromProducer;
+      relativeIdle = c.relativeIdle;
     }
 
     /**
@@ -469,6 +562,138 @@ public record PredictorConfig(
     }
 
     /**
+     * Sets whether the per-key safeguard may distrust a key.
+     *
+     * @param value true to guard keys
+     * @return this builder
+     */
+    public Builder keyGuard(boolean value) {
+      keyGuard = value;
+      return this;
+    }
+
+    /**
+     * Sets the error fraction at which a guarded key falls back.
+     *
+     * @param value in (0, 2]
+     * @return this builder
+     */
+    public Builder mispredictionEnter(double value) {
+      mispredictionEnter = value;
+      return this;
+    }
+
+    /**
+     * Sets the error fraction below which a guarded key is trusted again.
+     *
+     * @param value in (0, mispredictionEnter)
+     * @return this builder
+     */
+    public Builder mispredictionExit(double value) {
+      mispredictionExit = value;
+      return this;
+    }
+
+    /**
+     * Sets the observations the per-key error averages span.
+     *
+     * @param value in [2, 100000]
+     * @return this builder
+     */
+    public Builder mispredictionMemory(int value) {
+      mispredictionMemory = value;
+      return this;
+    }
+
+    /**
+     * Sets whether the global safeguard may hold routing in FIFO order.
+     *
+     * @param value true to guard
+     * @return this builder
+     */
+    public Builder safeguard(boolean value) {
+      safeguard = value;
+      return this;
+    }
+
+    /**
+     * Sets the estimated gain below which the safeguard holds FIFO order.
+     *
+     * @param value in [-1, 1)
+     * @return this builder
+     */
+    public Builder safeguardMargin(double value) {
+      safeguardMargin = value;
+      return this;
+    }
+
+    /**
+     * Sets how far above the margin the gain must rise to release.
+     *
+     * @param value in [0, 1)
+     * @return this builder
+     */
+    public Builder safeguardHysteresis(double value) {
+      safeguardHysteresis = value;
+      return this;
+    }
+
+    /**
+     * Sets the per-worker load the gain is estimated at.
+     *
+     * @param value in [0.05, 0.99]
+     * @return this builder
+     */
+    public Builder safeguardLoad(double value) {
+      safeguardLoad = value;
+      return this;
+    }
+
+    /**
+     * Sets the decayed reports needed before the safeguard judges.
+     *
+     * @param value at least 1, below 1 / (1 - safeguardDecay)
+     * @return this builder
+     */
+    public Builder safeguardMinReports(int value) {
+      safeguardMinReports = value;
+      return this;
+    }
+
+    /**
+     * Sets the per-report retention of the safeguard's counts.
+     *
+     * @param value in (0, 1)
+     * @return this builder
+     */
+    public Builder safeguardDecay(double value) {
+      safeguardDecay = value;
+      return this;
+    }
+
+    /**
+     * Sets whether cold keys borrow their producer's aggregate estimate.
+     *
+     * @param value true to borrow
+     * @return this builder
+     */
+    public Builder borrowFromProducer(boolean value) {
+      borrowFromProducer = value;
+      return this;
+    }
+
+    /**
+     * Sets idle decay and staleness relative to each key's own gaps.
+     *
+     * @param value in [0, 1000]; zero keeps the fixed limits
+     * @return this builder
+     */
+    public Builder relativeIdle(double value) {
+      relativeIdle = value;
+      return this;
+    }
+
+    /**
      * Builds and validates the configuration.
      *
      * @return the configuration
@@ -496,7 +721,19 @@ public record PredictorConfig(
           coldEvictionGrace,
           idleEviction,
           sizeBins,
-          demoteUntrusted);
+          demoteUntrusted,
+          keyGuard,
+          mispredictionEnter,
+          mispredictionExit,
+          mispredictionMemory,
+          safeguard,
+          safeguardMargin,
+          safeguardHysteresis,
+          safeguardLoad,
+          safeguardMinReports,
+          safeguardDecay,
+          borrowFromProducer,
+          relativeIdle);
     }
   }
 }

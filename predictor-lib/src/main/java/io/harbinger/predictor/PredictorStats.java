@@ -17,12 +17,15 @@ import java.util.Map;
  *     learned them
  * @param saturated durations above the histogram's top edge, stored at the top edge
  * @param evictions keys evicted to admit new ones
+ * @param safeguardHeld predictions the global safeguard sent to the default level instead of their
+ *     own, in predictive mode
  * @param keys keys tracked now
  * @param pooledObservations observations in the pooled histogram
  * @param boundaryPublications times new boundaries were published
  * @param degenerateRefreshes boundary recomputations dropped because the quantiles were not
  *     strictly increasing
  * @param drift the drift signals
+ * @param safeguard the global safeguard's decision and inputs
  */
 public record PredictorStats(
     Mode mode,
@@ -35,11 +38,13 @@ public record PredictorStats(
     long untracked,
     long saturated,
     long evictions,
+    long safeguardHeld,
     int keys,
     long pooledObservations,
     long boundaryPublications,
     long degenerateRefreshes,
-    DriftSignals drift) {
+    DriftSignals drift,
+    SafeguardStatus safeguard) {
 
   /** Copies the map so the record stays immutable. */
   public PredictorStats {

@@ -66,4 +66,39 @@ class PredictorConfigTest {
     PredictorConfig c = PredictorConfig.builder().levels(5).sizeBins(true).build();
     assertThat(c.toBuilder().build()).isEqualTo(c);
   }
+
+  @Test
+  void build_invalidSafeguardAndReachValues_failWithTheRangeAndTheValue() {
+    assertThatThrownBy(() -> PredictorConfig.builder().mispredictionEnter(0).build())
+        .hasMessage("mispredictionEnter must be in (0, 2]: 0.0");
+    assertThatThrownBy(() -> PredictorConfig.builder().mispredictionExit(0.9).build())
+        .hasMessage("mispredictionExit must be in (0, mispredictionEnter = 0.8): 0.9");
+    assertThatThrownBy(() -> PredictorConfig.builder().mispredictionMemory(1).build())
+        .hasMessage("mispredictionMemory must be in [2, 100000]: 1");
+    assertThatThrownBy(() -> PredictorConfig.builder().safeguardMargin(1).build())
+        .hasMessage("safeguardMargin must be in [-1, 1): 1.0");
+    assertThatThrownBy(() -> PredictorConfig.builder().safeguardHysteresis(-0.1).build())
+        .hasMessage("safeguardHysteresis must be in [0, 1): -0.1");
+    assertThatThrownBy(() -> PredictorConfig.builder().safeguardLoad(1).build())
+        .hasMessage("safeguardLoad must be in [0.05, 0.99]: 1.0");
+    assertThatThrownBy(() -> PredictorConfig.builder().safeguardMinReports(0).build())
+        .hasMessage("safeguardMinReports must be at least 1: 0");
+    assertThatThrownBy(() -> PredictorConfig.builder().safeguardDecay(1).build())
+        .hasMessage("safeguardDecay must be in (0, 1): 1.0");
+    assertThatThrownBy(() -> PredictorConfig.builder().safeguardMinReports(600).build())
+        .hasMessageStartingWith("safeguardMinReports must be below the decayed weight")
+        .hasMessageEndingWith(": 600");
+    assertThatThrownBy(() -> PredictorConfig.builder().relativeIdle(Double.NaN).build())
+        .hasMessage("relativeIdle must be in [0, 1000]: NaN");
+  }
+
+  @Test
+  void defaults_guardBothWaysAndKeepFixedIdleLimits() {
+    PredictorConfig c = PredictorConfig.defaults();
+    assertThat(c.keyGuard()).isTrue();
+    assertThat(c.safeguard()).isTrue();
+    assertThat(c.borrowFromProducer()).isTrue();
+    assertThat(c.relativeIdle()).isZero();
+    assertThat(c.toBuilder().build()).isEqualTo(c);
+  }
 }

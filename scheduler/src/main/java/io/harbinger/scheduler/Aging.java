@@ -19,12 +19,24 @@ import java.util.Objects;
  * threshold ago: waiting counted from arrival, not from the last promotion), and moves at most one
  * job per level per pass.
  *
+ * <p>Following aging departs from seed paper section 3.7, whose fixed 5 s threshold promotes nearly
+ * every job during a backlog of hours and so collapses the order to FIFO (section 5.2, which lists
+ * scaling the threshold to the workload as untested). Its threshold at level l is the larger of the
+ * configured one and {@value #FOLLOWING_MULTIPLE} times the wait of the oldest job at level l-1
+ * (since its placement there): a job is promoted only once it has waited twice as long as the
+ * best-served work above it is waiting now, so a lower level keeps its place while the whole queue
+ * is behind, and still cannot fall behind the level above by more than that factor. As with
+ * pausing, at most one job per level moves per pass.
+ *
  * <p>Immutable and thread-safe; a pass changes only the levels it is given.
  */
 public final class Aging {
 
   /** No aging: strict priority can starve the lower levels. */
   public static final Aging NONE = new Aging(AgingMode.NONE, 0);
+
+  /** Following aging's threshold, as a multiple of the wait at the level above. */
+  static final double FOLLOWING_MULTIPLE = 2;
 
   private final AgingMode mode;
   private final long thresholdNanos;
@@ -57,6 +69,17 @@ public final class Aging {
     return new Aging(AgingMode.PAUSING, thresholdNanos(threshold));
   }
 
+  /**
+   * Returns following aging: at most one job per level per pass, once it has waited at least the
+   * threshold and {@value #FOLLOWING_MULTIPLE} times as long as the oldest job of the level above.
+   *
+   * @param threshold the least wait that triggers a promotion; positive
+   * @return the policy
+   */
+  public static Aging following(Duration threshold) {
+    return new Aging(AgingMode.FOLLOWING, thresholdNanos(threshold));
+  }
+
   private static long thresholdNanos(Duration threshold) {
     if (threshold == null || threshold.isNegative() || threshold.isZero()) {
       throw new IllegalArgumentException("aging threshold must be positive: " + threshold);
@@ -83,18 +106,24 @@ public final class Aging {
       return 0;
     }
     boolean pausing = mode == AgingMode.PAUSING;
+    boolean following = mode == AgingMode.FOLLOWING;
     int moved = 0;
     for (int level = levels.levels() - 1; level >= 1; level--) {
       if (levels.isEmpty(level) || (pausing && isBehind(levels, level - 1, nowNanos))) {
         continue;
       }
+      long due = thresholdNanos;
+      if (following && !levels.isEmpty(level - 1)) {
+        double above = nowNanos - levels.placedNanos(levels.head(level - 1));
+        due = (long) Math.max(due, Math.min(FOLLOWING_MULTIPLE * above, Long.MAX_VALUE / 2.0));
+      }
       J job = levels.head(level);
-      while (job != null && nowNanos - levels.placedNanos(job) >= thresholdNanos) {
+      while (job != null && nowNanos - levels.placedNanos(job) >= due) {
         J next = levels.next(job);
         if (!levels.isExpired(job, nowNanos)) {
           levels.promote(job, nowNanos);
           moved++;
-          if (pausing) {
+          if (pausing || following) {
             break;
           }
         }

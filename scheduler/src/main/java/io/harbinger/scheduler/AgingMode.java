@@ -9,7 +9,9 @@ public enum AgingMode {
   /** Plain aging ({@link Aging#plain}). */
   PLAIN("plain"),
   /** Pausing aging ({@link Aging#pausing}). */
-  PAUSING("pausing");
+  PAUSING("pausing"),
+  /** Aging whose threshold follows the backlog ({@link Aging#following}). */
+  FOLLOWING("following");
 
   private final String label;
 
@@ -33,13 +35,14 @@ public enum AgingMode {
       case NONE -> Aging.NONE;
       case PLAIN -> Aging.plain(threshold);
       case PAUSING -> Aging.pausing(threshold);
+      case FOLLOWING -> Aging.following(threshold);
     };
   }
 
   /**
    * Returns the mode with a command-line name.
    *
-   * @param label "none", "plain" or "pausing"
+   * @param label "none", "plain", "pausing" or "following"
    * @return the mode
    * @throws IllegalArgumentException for any other name
    */
@@ -49,6 +52,6 @@ public enum AgingMode {
         return m;
       }
     }
-    throw new IllegalArgumentException("aging must be none, plain or pausing: " + label);
+    throw new IllegalArgumentException("aging must be none, plain, pausing or following: " + label);
   }
 }

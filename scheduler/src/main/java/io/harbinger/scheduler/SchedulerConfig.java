@@ -12,7 +12,7 @@ import java.util.Objects;
  *
  * @param levels the number of levels, in [2, 10]
  * @param selection strict priority or weighted shares
- * @param aging none, plain or pausing
+ * @param aging none, plain, pausing or following
  * @param weights one weight per level in [1, 1000]; checked and used only with {@link
  *     Selection#WEIGHTED}
  * @param agingThreshold the wait that triggers a promotion; positive (5 s by default)

@@ -149,6 +149,39 @@ class LevelSchedulerTest {
   }
 
   @Test
+  void followingAging_longBacklogAbove_waitsTwiceTheWaitAboveBeforePromoting() {
+    LevelScheduler s = scheduler(StrictLevelSelector.INSTANCE, Aging.following(THRESHOLD));
+    s.submit(job("high", 0));
+    ticker.advance(Duration.ofSeconds(60));
+    s.submit(job("low", 1));
+    // "high" has waited 160 s at level 0, so "low" (100 s) is due only at 320 s, not at 5 s.
+    ticker.advance(Duration.ofSeconds(100));
+    assertThat(s.age()).isZero();
+    assertThat(s.size(1)).isEqualTo(1);
+    // Now "low" has waited 330 s against twice "high"'s 390 s: still not due.
+    ticker.advance(Duration.ofSeconds(230));
+    assertThat(s.age()).isZero();
+    assertThat(s.poll().key()).isEqualTo("high");
+    // With level 0 empty the configured threshold applies again: promoted at once.
+    assertThat(s.age()).isEqualTo(1);
+    assertThat(s.size(0)).isEqualTo(1);
+  }
+
+  @Test
+  void followingAging_noBacklogAbove_promotesOneJobPerPassAfterTheThreshold() {
+    LevelScheduler s = scheduler(StrictLevelSelector.INSTANCE, Aging.following(THRESHOLD));
+    for (int i = 0; i < 3; i++) {
+      s.submit(job("low" + i, 2));
+    }
+    ticker.advance(THRESHOLD.minusMillis(1));
+    assertThat(s.age()).isZero();
+    ticker.advance(Duration.ofMillis(1));
+    assertThat(s.age()).isEqualTo(1);
+    assertThat(AgingMode.fromLabel("following").newAging(THRESHOLD).mode())
+        .isEqualTo(AgingMode.FOLLOWING);
+  }
+
+  @Test
   void pausingAging_levelAboveHoldsOverduePromotedWork_pauses() {
     LevelScheduler s = scheduler(StrictLevelSelector.INSTANCE, Aging.pausing(THRESHOLD));
     for (int i = 0; i < 10; i++) {

@@ -370,6 +370,43 @@ public final class ConfigLoader {
         () -> r.bool("predictor.demote-untrusted"),
         b::demoteUntrusted);
     r.with("keys.size-bins", () -> r.bool("keys.size-bins"), b::sizeBins);
+    r.with("predictor.key-guard", () -> r.bool("predictor.key-guard"), b::keyGuard);
+    r.with(
+        "predictor.misprediction-enter",
+        () -> r.number("predictor.misprediction-enter"),
+        b::mispredictionEnter);
+    r.with(
+        "predictor.misprediction-exit",
+        () -> r.number("predictor.misprediction-exit"),
+        b::mispredictionExit);
+    r.with(
+        "predictor.misprediction-memory",
+        () -> r.integer("predictor.misprediction-memory", 1, Integer.MAX_VALUE),
+        b::mispredictionMemory);
+    r.with("predictor.safeguard", () -> r.bool("predictor.safeguard"), b::safeguard);
+    r.with(
+        "predictor.safeguard-margin",
+        () -> r.number("predictor.safeguard-margin"),
+        b::safeguardMargin);
+    r.with(
+        "predictor.safeguard-hysteresis",
+        () -> r.number("predictor.safeguard-hysteresis"),
+        b::safeguardHysteresis);
+    r.with(
+        "predictor.safeguard-load", () -> r.number("predictor.safeguard-load"), b::safeguardLoad);
+    r.with(
+        "predictor.safeguard-min-reports",
+        () -> r.integer("predictor.safeguard-min-reports", 1, Integer.MAX_VALUE),
+        b::safeguardMinReports);
+    r.with(
+        "predictor.safeguard-decay",
+        () -> r.number("predictor.safeguard-decay"),
+        b::safeguardDecay);
+    r.with(
+        "predictor.borrow-from-producer",
+        () -> r.bool("predictor.borrow-from-producer"),
+        b::borrowFromProducer);
+    r.with("predictor.relative-idle", () -> r.number("predictor.relative-idle"), b::relativeIdle);
     try {
       return b.build();
     } catch (IllegalArgumentException e) {

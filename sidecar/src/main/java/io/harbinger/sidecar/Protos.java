@@ -4,9 +4,12 @@ import io.harbinger.predictor.KeyStats;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
+import io.harbinger.predictor.PredictorStats;
+import io.harbinger.predictor.SafeguardStatus;
 import io.harbinger.proto.v1.KeyInfo;
 import io.harbinger.proto.v1.RouteEntry;
 import io.harbinger.proto.v1.RoutingMode;
+import io.harbinger.proto.v1.SafeguardInfo;
 import io.harbinger.proto.v1.Verdict;
 
 /** Conversions between predictor values and their protobuf messages. */
@@ -45,8 +48,26 @@ final class Protos {
       case STALE -> Verdict.VERDICT_STALE;
       case CENSORED -> Verdict.VERDICT_CENSORED;
       case SPREAD -> Verdict.VERDICT_SPREAD;
+      case MISPREDICTED -> Verdict.VERDICT_MISPREDICTED;
+      case BORROWED -> Verdict.VERDICT_BORROWED;
       case UNAVAILABLE -> Verdict.VERDICT_UNSPECIFIED;
     };
+  }
+
+  static SafeguardInfo safeguard(PredictorStats stats) {
+    SafeguardStatus s = stats.safeguard();
+    return SafeguardInfo.newBuilder()
+        .setEnabled(s.enabled())
+        .setHolding(s.holding())
+        .setEstimatedGain(s.estimatedGain())
+        .setLoad(s.load())
+        .setReports(s.reports())
+        .addAllJobShares(s.jobShares())
+        .addAllWorkShares(s.workShares())
+        .setReason(s.reason())
+        .setHolds(s.holds())
+        .setHeldPredictions(stats.safeguardHeld())
+        .build();
   }
 
   static RouteEntry entry(String key, Prediction p) {

@@ -56,7 +56,16 @@ final class RouteTable {
   RouteTable(Predictor predictor, Clock clock) {
     this.predictor = predictor;
     this.clock = clock;
-    this.publishedMode = predictor.mode();
+    this.publishedMode = effectiveMode();
+  }
+
+  /**
+   * Returns the mode producers must apply: shadow while the predictor's global safeguard holds FIFO
+   * order in predictive mode (every message at the default level), the predictor's mode otherwise.
+   */
+  Mode effectiveMode() {
+    Mode m = predictor.mode();
+    return m == Mode.PREDICTIVE && predictor.holdsFifoOrder() ? Mode.SHADOW : m;
   }
 
   /** Notes that a key learned something; its entry is recomputed at the next publication. */
@@ -144,7 +153,7 @@ final class RouteTable {
   /** Recomputes every key, drops keys the predictor no longer tracks, and sends what changed. */
   void sweep() {
     boolean global = globalChange();
-    publishedMode = predictor.mode();
+    publishedMode = effectiveMode();
     publishedBoundaries = predictor.boundaries().map(Boundaries::sequence).orElse(-1L);
     touched.clear();
     Set<String> live = new HashSet<>();
@@ -206,7 +215,7 @@ final class RouteTable {
 
   private boolean globalChange() {
     long sequence = predictor.boundaries().map(Boundaries::sequence).orElse(-1L);
-    return predictor.mode() != publishedMode || sequence != publishedBoundaries;
+    return effectiveMode() != publishedMode || sequence != publishedBoundaries;
   }
 
   private static boolean differs(RouteEntry previous, RouteEntry next) {
@@ -238,7 +247,8 @@ final class RouteTable {
             .setVersion(version.incrementAndGet())
             .setLevels(predictor.levels())
             .setDefaultLevel(predictor.defaultLevel())
-            .setMode(Protos.mode(predictor.mode()))
+            .setMode(Protos.mode(effectiveMode()))
+            .setSafeguardHolding(predictor.mode() == Mode.PREDICTIVE && predictor.holdsFifoOrder())
             .setPublishedAtMicros(clock.millis() * 1000);
     predictor
         .boundaries()

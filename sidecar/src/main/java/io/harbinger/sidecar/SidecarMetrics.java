@@ -98,6 +98,43 @@ final class SidecarMetrics implements AutoCloseable {
         "harbinger_drift_alert",
         "1 while the drift alert is latched.",
         s -> s.drift().alert() ? 1 : 0);
+    gauge(
+        "harbinger_safeguard_holding",
+        "1 while the global safeguard holds routing in FIFO order (in shadow mode: would hold).",
+        s -> s.safeguard().holding() ? 1 : 0);
+    gauge(
+        "harbinger_safeguard_estimated_gain_ratio",
+        "Estimated share of FIFO's mean wait the current levels save (NaN while unknown).",
+        s -> s.safeguard().estimatedGain());
+    gauge(
+        "harbinger_safeguard_reports",
+        "Decayed weight of the reports the safeguard's estimate comes from.",
+        s -> s.safeguard().reports());
+    counter(
+        "harbinger_safeguard_holds",
+        "Times the global safeguard started holding FIFO order.",
+        s -> s.safeguard().holds());
+    counter(
+        "harbinger_safeguard_held_predictions",
+        "Predictions the global safeguard sent to the default level in predictive mode.",
+        PredictorStats::safeguardHeld);
+    for (int l = 0; l < predictor.levels(); l++) {
+      int level = l;
+      Gauge.builder(
+              "harbinger_safeguard_job_share_ratio",
+              this,
+              m -> share(m.stats().safeguard().jobShares(), level))
+          .description("Decayed share of reported jobs by the level their key is assigned.")
+          .tags("level", Integer.toString(level))
+          .register(registry);
+      Gauge.builder(
+              "harbinger_safeguard_work_share_ratio",
+              this,
+              m -> share(m.stats().safeguard().workShares(), level))
+          .description("Decayed share of reported work (actual durations) by their key's level.")
+          .tags("level", Integer.toString(level))
+          .register(registry);
+    }
     for (int j = 0; j < predictor.levels() - 1; j++) {
       int index = j;
       Gauge.builder(
@@ -186,6 +223,10 @@ final class SidecarMetrics implements AutoCloseable {
         .description(help)
         .tags(tags)
         .register(registry);
+  }
+
+  private static double share(java.util.List<Double> shares, int level) {
+    return level < shares.size() ? shares.get(level) : Double.NaN;
   }
 
   private void gauge(String name, String help, ToDoubleFunction<PredictorStats> value) {

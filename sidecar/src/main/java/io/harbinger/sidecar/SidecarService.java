@@ -9,6 +9,7 @@ import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.proto.v1.GetKeyRequest;
+import io.harbinger.proto.v1.GetSafeguardRequest;
 import io.harbinger.proto.v1.KeyInfo;
 import io.harbinger.proto.v1.ListKeysRequest;
 import io.harbinger.proto.v1.ListKeysResponse;
@@ -16,6 +17,7 @@ import io.harbinger.proto.v1.RouteEntry;
 import io.harbinger.proto.v1.RouteRequest;
 import io.harbinger.proto.v1.RouteResponse;
 import io.harbinger.proto.v1.RouteUpdate;
+import io.harbinger.proto.v1.SafeguardInfo;
 import io.harbinger.proto.v1.SetModeRequest;
 import io.harbinger.proto.v1.SetModeResponse;
 import io.harbinger.proto.v1.SidecarGrpc;
@@ -59,6 +61,11 @@ final class SidecarService extends SidecarGrpc.SidecarImplBase {
     this.routes = routes;
     this.routeThread = routeThread;
     this.snapshots = snapshots;
+  }
+
+  @Override
+  public void getSafeguard(GetSafeguardRequest request, StreamObserver<SafeguardInfo> observer) {
+    respond(observer, () -> Protos.safeguard(predictor.stats()));
   }
 
   @Override

@@ -111,6 +111,7 @@ final class RabbitArm implements BenchArm {
    *     queue), a static map, {@link Policy#ORACLE} (the job's planned-cost tertile), {@link
    *     Policy#NAIVE} (the naive median), {@link Policy#PREDICTIVE} (an embedded router), {@link
    *     Policy#PREDICTIVE_PAPER} (the same, every untrusted key at the default level), {@link
+   *     Policy#PREDICTIVE_TODAY} (the same, without the safeguards and borrowing), {@link
    *     Policy#SHADOW} (learning and stamping, never setting the priority) or {@link
    *     Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
    * @param levels the levels, in [2, 10]; 3 for the static maps
@@ -288,12 +289,17 @@ final class RabbitArm implements BenchArm {
         session.placement = Placement.naive(workload, levels);
       } else if (policy == Policy.PREDICTIVE
           || policy == Policy.SHADOW
-          || policy == Policy.PREDICTIVE_PAPER) {
+          || policy == Policy.PREDICTIVE_PAPER
+          || policy == Policy.PREDICTIVE_TODAY) {
+        boolean guarded = policy != Policy.PREDICTIVE_TODAY;
         HistogramPredictor predictor =
             new HistogramPredictor(
                 PredictorConfig.builder()
                     .levels(levels)
                     .demoteUntrusted(policy != Policy.PREDICTIVE_PAPER)
+                    .keyGuard(guarded)
+                    .safeguard(guarded)
+                    .borrowFromProducer(guarded)
                     .build(),
                 Ticker.SYSTEM,
                 Mode.PREDICTIVE);

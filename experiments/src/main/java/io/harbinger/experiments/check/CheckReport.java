@@ -156,6 +156,11 @@ final class CheckReport {
         s,
         "  predicted jobs whose level matched their actual duration's level: %s",
         pct(p.levelAccuracyOfPredicted()));
+    line(
+        s,
+        "  estimated saving of FIFO's mean wait by its levels: %s (%s)",
+        Double.isNaN(p.estimatedGain()) ? "unknown" : pct(p.estimatedGain()),
+        p.gainNote());
     if (p.rejectedObservations() > 0 || p.untrackedObservations() > 0) {
       line(
           s,

@@ -151,6 +151,11 @@ public record CheckResult(
    *     the level of their actual duration under the predictor's boundaries at that moment
    * @param rejectedObservations durations the predictor refused (over its one-day limit)
    * @param untrackedObservations observations of keys the predictor had no room for
+   * @param estimatedGain the global safeguard's estimate ({@code PriorityGain}) over the held-out
+   *     jobs, grouped by the level the predictor gave them with their actual durations: the share
+   *     of FIFO's mean wait the levels would save at the safeguard's load; NaN when it cannot be
+   *     made
+   * @param gainNote how the estimate was made, or why it could not be
    */
   public record Replay(
       String setup,
@@ -159,7 +164,9 @@ public record CheckResult(
       Map<String, Double> outcomeShares,
       double levelAccuracyOfPredicted,
       long rejectedObservations,
-      long untrackedObservations) {
+      long untrackedObservations,
+      double estimatedGain,
+      String gainNote) {
 
     /** Copies the map, keeping its order. */
     public Replay {

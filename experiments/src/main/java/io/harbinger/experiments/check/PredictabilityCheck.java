@@ -3,6 +3,7 @@ package io.harbinger.experiments.check;
 import io.harbinger.experiments.sim.WhatIf;
 import io.harbinger.experiments.trace.Trace;
 import io.harbinger.predictor.NearestRank;
+import io.harbinger.predictor.PredictorConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,7 +43,10 @@ import java.util.Objects;
  * prediction and the design stayed within noise of FIFO (+1.0% to +8.5%, intervals including zero),
  * so a minority of predicted jobs gives no measurable gain but no proven harm, which is what shadow
  * mode is for; on DAS2-fs2 predictions were about as good as a global median and acting on them
- * raised mean latency by 89% at load 0.8, which the 10-point rule rejects.
+ * raised mean latency by 89% at load 0.8, which the 10-point rule rejects. Last, the verdict uses
+ * the global safeguard's estimator: when the levels the replayed predictor gave the held-out jobs
+ * are estimated to save less of FIFO's mean wait than the safeguard's margin, the advice is "not
+ * useful here" whatever the accuracy, because the safeguard would hold FIFO order.
  */
 public final class PredictabilityCheck {
 
@@ -237,15 +241,29 @@ public final class PredictabilityCheck {
     double coverageShare = Math.min(coverage.routableShare(), replay.predictedShare());
     boolean helps =
         rows > 0 && gain >= MIN_TIER_GAIN && perKey.medianAbsLog2Error() < MAX_MEDIAN_LOG2_ERROR;
+    double margin = PredictorConfig.defaults().safeguardMargin();
+    boolean harmless = !(replay.estimatedGain() < margin);
     Advice verdict;
-    if (helps && coverageShare >= TURN_ON_COVERAGE) {
+    if (helps && !harmless) {
+      verdict = Advice.NOT_USEFUL;
+    } else if (helps && coverageShare >= TURN_ON_COVERAGE) {
       verdict = Advice.TURN_IT_ON;
     } else if (helps && coverageShare >= SHADOW_COVERAGE) {
       verdict = Advice.SHADOW_ONLY;
     } else {
       verdict = Advice.NOT_USEFUL;
     }
-    String reason = reason(verdict, rows, gain, perKey, coverage, replay, coverageShare);
+    String reason =
+        helps && !harmless
+            ? String.format(
+                Locale.ROOT,
+                "per-key medians are accurate, but the levels the predictor gives the held-out jobs"
+                    + " are estimated to save %.1f%% of FIFO's mean wait (%s), below the global"
+                    + " safeguard's margin of %.1f%%: the safeguard would hold FIFO order",
+                100 * replay.estimatedGain(),
+                replay.gainNote(),
+                100 * margin)
+            : reason(verdict, rows, gain, perKey, coverage, replay, coverageShare);
     return new CheckResult(
         trace.name(),
         trace.report(),

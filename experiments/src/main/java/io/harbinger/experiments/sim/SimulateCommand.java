@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
       "",
       "TRACE is format:path[?option=value,...] with format one of swf, azure2021, alibaba2026,"
           + " csv, synthetic. Arms: fifo, static_history, static_random, oracle,"
-          + " predictive_cold, predictive_warm, each with optional +weights, +pausing, +no_aging."
+          + " predictive_cold, predictive_warm, each with optional +weights, +pausing, +following, +no_aging."
     },
     exitCodeOnExecutionException = 1)
 public final class SimulateCommand implements Callable<Integer> {
@@ -82,6 +82,15 @@ public final class SimulateCommand implements Callable<Integer> {
       description =
           "share of jobs, by arrival, that form the history, in (0, 1) (default ${DEFAULT-VALUE})")
   private double historyFraction;
+
+  @Option(
+      names = "--predictors",
+      split = ",",
+      defaultValue = "new",
+      description =
+          "predictor profiles (today, global, new, reach): predictive arms run under each; the first keeps"
+              + " the arm names, the others are named ARM@PROFILE (default ${DEFAULT-VALUE})")
+  private List<String> predictorNames;
 
   @Option(
       names = "--seed",
@@ -137,6 +146,18 @@ public final class SimulateCommand implements Callable<Integer> {
         throw bad("--arms: " + e.getMessage());
       }
     }
+    List<PredictorProfile> profiles = new ArrayList<>();
+    for (String name : predictorNames) {
+      try {
+        PredictorProfile p = PredictorProfile.of(name);
+        if (profiles.contains(p)) {
+          throw bad("--predictors: " + p.label() + " given twice");
+        }
+        profiles.add(p);
+      } catch (IllegalArgumentException e) {
+        throw bad("--predictors: " + e.getMessage());
+      }
+    }
     Trace trace;
     try {
       trace = TraceFormat.read(traceSpec);
@@ -169,7 +190,7 @@ public final class SimulateCommand implements Callable<Integer> {
         err.flush();
         return 1;
       }
-      SimulationReport report = Simulations.run(input, arms, seed, command);
+      SimulationReport report = Simulations.run(input, arms, seed, command, profiles);
       if (json) {
         jsonReports.add(SimulationFormat.JSON.render(report).strip());
       } else {

@@ -38,6 +38,30 @@ public final class Simulations {
    */
   public static SimulationReport run(
       SimInput input, List<ArmDefinition> arms, long seed, String command) {
+    return run(input, arms, seed, command, List.of(PredictorProfile.NEW));
+  }
+
+  /**
+   * Simulates every arm, each predictive arm once per predictor profile, and judges the gates.
+   *
+   * @param input the prepared trace
+   * @param arms the arms; FIFO is added first when missing
+   * @param seed the seed of random arms
+   * @param command the command line that produced the report, shown at its top
+   * @param profiles the predictor profiles, at least one: predictive arms under the first keep
+   *     their names (and the gates judge them), under each further one they are named {@code
+   *     ARM@PROFILE}
+   * @return the report
+   */
+  public static SimulationReport run(
+      SimInput input,
+      List<ArmDefinition> arms,
+      long seed,
+      String command,
+      List<PredictorProfile> profiles) {
+    if (profiles.isEmpty()) {
+      throw new IllegalArgumentException("profiles must not be empty");
+    }
     List<ArmDefinition> all = new ArrayList<>();
     all.add(Arms.simulated(SimulationReport.BASELINE));
     for (ArmDefinition a : arms) {
@@ -48,15 +72,27 @@ public final class Simulations {
     Map<String, Map<String, Map<String, Double>>> count = new LinkedHashMap<>();
     Map<String, Map<String, Map<String, Double>>> time = new LinkedHashMap<>();
     List<SimulationReport.ArmResult> partial = new ArrayList<>();
+    List<Map.Entry<ArmDefinition, PredictorProfile>> variants = new ArrayList<>();
     for (ArmDefinition arm : all) {
-      SimRun run = Simulator.run(input, arm, seed);
+      variants.add(Map.entry(arm, profiles.get(0)));
+      if (arm.policy().needsPredictor()) {
+        for (PredictorProfile extra : profiles.subList(1, profiles.size())) {
+          variants.add(Map.entry(arm, extra));
+        }
+      }
+    }
+    for (Map.Entry<ArmDefinition, PredictorProfile> variant : variants) {
+      ArmDefinition arm = variant.getKey();
+      PredictorProfile profile = variant.getValue();
+      String name = profile == profiles.get(0) ? arm.name() : arm.name() + "@" + profile.label();
+      SimRun run = Simulator.run(input, arm, seed, profile.config());
       Map<String, Map<String, Double>> c = WindowStats.byCount(run, 7);
       Map<String, Map<String, Double>> t = WindowStats.byTime(run, 28);
-      count.put(arm.name(), c);
-      time.put(arm.name(), t);
+      count.put(name, c);
+      time.put(name, t);
       partial.add(
           new SimulationReport.ArmResult(
-              arm.name(),
+              name,
               WindowStats.whole(run),
               c,
               t,

@@ -61,12 +61,34 @@ public final class Simulator {
    * @throws IllegalArgumentException for an arm that does not run on the simulator
    */
   public static SimRun run(SimInput input, ArmDefinition arm, long seed) {
+    return run(input, arm, seed, PredictorConfig.defaults());
+  }
+
+  /**
+   * Runs one arm with a given predictor configuration.
+   *
+   * @param input the prepared trace
+   * @param arm a simulator arm ({@link Arms#simulated})
+   * @param seed the seed of {@code static_random}'s levels
+   * @param predictor the configuration of the predictor of predictive arms; its levels must be 3
+   * @return each evaluation job's start and end
+   * @throws IllegalArgumentException for an arm that does not run on the simulator
+   */
+  public static SimRun run(
+      SimInput input, ArmDefinition arm, long seed, PredictorConfig predictor) {
     Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(predictor, "predictor");
+    if (predictor.levels() != LEVELS) {
+      throw new IllegalArgumentException(
+          "the simulator's predictor must have " + LEVELS + " levels: " + predictor.levels());
+    }
     Objects.requireNonNull(arm, "arm");
     if (arm.runsOn() != RunsOn.SIMULATOR) {
       throw new IllegalArgumentException("arm " + arm.name() + " does not run on the simulator");
     }
-    return new Engine(input, arm, seed).run();
+    Engine e = new Engine(input, arm, seed);
+    e.predictorConfig = predictor;
+    return e.run();
   }
 
   /**
@@ -98,6 +120,7 @@ public final class Simulator {
     private final long seed;
     private final ManualTicker clock = new ManualTicker();
     private int[] fixedLevels;
+    private PredictorConfig predictorConfig = PredictorConfig.defaults();
 
     Engine(SimInput input, ArmDefinition arm, long seed) {
       this.input = input;
@@ -187,7 +210,7 @@ public final class Simulator {
       return switch (arm.policy()) {
         case PREDICTIVE, PREDICTIVE_WARM -> {
           HistogramPredictor predictor =
-              new HistogramPredictor(PredictorConfig.defaults(), clock, Mode.PREDICTIVE);
+              new HistogramPredictor(predictorConfig, clock, Mode.PREDICTIVE);
           if (arm.policy() == Policy.PREDICTIVE_WARM) {
             Trace trace = input.trace();
             for (int i = 0; i < input.historyJobs(); i++) {

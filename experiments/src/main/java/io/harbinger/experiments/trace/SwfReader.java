@@ -1,5 +1,6 @@
 package io.harbinger.experiments.trace;
 
+import io.harbinger.predictor.Keys;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -19,8 +20,9 @@ import java.util.Set;
  * used more processors. Jobs that did not complete (field 11 other than 1: failed 0, cancelled 5)
  * are kept by default and counted under "kept", because they held a processor for their recorded
  * run time and a queue in front of them would have had to wait for them; {@code status=completed}
- * skips them instead. Keys are {@code exe=14}, {@code user=97,queue=3} or {@code user=97} with the
- * trace's own numbers.
+ * skips them instead. Keys are {@code exe=14}, {@code user=97} or {@code user=97} + 0x1F + {@code
+ * queue=3} with the trace's own numbers: a user-queue key is built as {@code Keys.of(user, queue)},
+ * so the user is its producer, whose aggregate a cold key may borrow (seed paper section 3.5).
  */
 final class SwfReader implements TraceReader {
 
@@ -137,7 +139,9 @@ final class SwfReader implements TraceReader {
                 builder.intern(
                     byExecutable
                         ? "exe=" + exe
-                        : byUser ? "user=" + user : "user=" + user + ",queue=" + queue);
+                        : byUser
+                            ? "user=" + user
+                            : "user=" + user + Keys.SEPARATOR + "queue=" + queue);
             if (exact) {
               keyIds.put(keyCode, keyId);
             }

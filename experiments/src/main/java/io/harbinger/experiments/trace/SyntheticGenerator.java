@@ -17,7 +17,10 @@ import java.util.Set;
  * (1.4) and {@code cap} (1000): a Pareto key's tail index and its cap as a multiple of its median;
  * {@code shift} (1: none), {@code shiftat} (0.5) and {@code shiftkeys} (0.2): from job {@code
  * shiftat*jobs} on, the durations of a seeded choice of {@code shiftkeys*keys} keys are multiplied
- * by {@code shift}.
+ * by {@code shift}. {@code distribution=decoy} is the harmful case of seed paper section 5.2
+ * (DAS2-fs2): even keys are bimodal (fast at their median, {@code slowshare} of their jobs {@code
+ * slowratio} times slower), odd keys are lognormal at {@code honestratio} (2.5) times their median,
+ * so a decoy's median says "short" while its slow jobs carry most of the work.
  *
  * <p>Example: {@code synthetic:seed=7,jobs=10000,keys=20,distribution=bimodal} gives 10,000 jobs
  * over keys {@code k00} to {@code k19}, each key fast (its median) 90% of the time and 100 times
@@ -61,12 +64,14 @@ final class SyntheticGenerator implements TraceReader {
             "cap",
             "shift",
             "shiftat",
-            "shiftkeys"));
+            "shiftkeys",
+            "honestratio"));
     long seed = spec.longOption("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
     int jobs = (int) spec.longOption("jobs", 100_000, 1, 100_000_000);
     int keys = (int) spec.longOption("keys", 100, 1, 10_000_000);
     String distribution =
-        spec.choiceOption("distribution", "lognormal", Set.of("lognormal", "bimodal", "pareto"));
+        spec.choiceOption(
+            "distribution", "lognormal", Set.of("lognormal", "bimodal", "pareto", "decoy"));
     double load = spec.doubleOption("load", 0.8, 1e-6, 100);
     int workers = (int) spec.longOption("workers", 64, 1, 1_000_000);
     double zipf = spec.doubleOption("zipf", 1.0, 0, 10);
@@ -80,6 +85,7 @@ final class SyntheticGenerator implements TraceReader {
     double shift = spec.doubleOption("shift", 1, 1e-6, 1e6);
     double shiftAt = spec.doubleOption("shiftat", 0.5, 0, 1);
     double shiftKeys = spec.doubleOption("shiftkeys", 0.2, 0, 1);
+    double honestRatio = spec.doubleOption("honestratio", 2.5, 1e-3, 1e3);
 
     SplitMix64 rng = new SplitMix64(seed);
     double[] medians = new double[keys];
@@ -122,6 +128,11 @@ final class SyntheticGenerator implements TraceReader {
             case "lognormal" -> m * StrictMath.exp(sigma * rng.nextGaussian());
             case "bimodal" -> {
               double mode = rng.nextDouble() < slowShare ? m * slowRatio : m;
+              yield mode * StrictMath.exp(sigma * rng.nextGaussian());
+            }
+            case "decoy" -> {
+              double mode =
+                  k % 2 == 1 ? m * honestRatio : rng.nextDouble() < slowShare ? m * slowRatio : m;
               yield mode * StrictMath.exp(sigma * rng.nextGaussian());
             }
             default -> {

@@ -25,6 +25,7 @@ class ArmsTest {
             "rabbitmq-oracle-5",
             "rabbitmq-naive",
             "rabbitmq-predictive-paper",
+            "rabbitmq-predictive-today",
             "rabbitmq-lanes",
             "rabbitmq-lanes-quorum",
             "rabbitmq-lanes-strict",

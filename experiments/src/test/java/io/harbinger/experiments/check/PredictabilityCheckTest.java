@@ -232,4 +232,29 @@ class PredictabilityCheckTest {
     assertThat(PredictabilityCheck.nearestRank(v, 0, 10, 0.9)).isEqualTo(9);
     assertThat(PredictabilityCheck.nearestRank(v, 0, 3, 1.0 / 3)).isEqualTo(1);
   }
+
+  @Test
+  void run_accurateMediansWhoseLevelsCostWait_adviseNotUsefulWithTheSafeguardsReason()
+      throws Exception {
+    // Decoy keys: their median says short, their slow 25% carry most of the work (the DAS2-fs2
+    // case of seed paper section 5.2); the medians are accurate for most jobs.
+    CheckResult r =
+        check(
+            TraceFormat.read(
+                "synthetic:seed=18,jobs=40000,keys=40,distribution=decoy,minmedian=1,"
+                    + "maxmedian=1.5,slowshare=0.25,slowratio=12,honestratio=2,sigma=0.05"));
+
+    assertThat(r.replay().estimatedGain()).isLessThan(0.02);
+    assertThat(r.verdict()).isEqualTo(Advice.NOT_USEFUL);
+    assertThat(r.reason()).contains("the safeguard would hold FIFO order");
+  }
+
+  @Test
+  void run_recurringPredictableKeys_estimateAGainAndKeepTheAdvice() throws Exception {
+    CheckResult r = check(TraceFormat.read("synthetic:seed=11,jobs=20000,keys=20,sigma=0.2"));
+
+    assertThat(r.replay().estimatedGain()).isGreaterThan(0.2);
+    assertThat(r.replay().gainNote()).startsWith("Cobham's formulas at per-worker load 0.80");
+    assertThat(r.verdict()).isEqualTo(Advice.TURN_IT_ON);
+  }
 }

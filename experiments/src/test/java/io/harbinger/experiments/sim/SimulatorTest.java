@@ -105,6 +105,12 @@ class SimulatorTest {
     assertThat(pr[0] / ff[2]).isCloseTo(0.66, within(0.03 * 0.66));
     assertThat(pr[1] / ff[2]).isCloseTo(1.31, within(0.03 * 1.31));
     assertThat(pr[2] / ff[2]).isCloseTo(0.72, within(0.03 * 0.72));
+    // The same ratio from the estimator the safeguard uses.
+    double shortWork = rhoS / rhoAll;
+    double estimate =
+        io.harbinger.predictor.PriorityGain.meanWaitRatio(
+            new double[] {p, 1 - p}, new double[] {shortWork, 1 - shortWork}, rhoAll);
+    assertThat(pr[2] / ff[2]).isCloseTo(estimate, within(0.03 * estimate));
   }
 
   @Test
@@ -293,8 +299,8 @@ class SimulatorTest {
         .isEqualTo("predictive_warm+weights+pausing");
     assertThatThrownBy(() -> Arms.simulated("lifo")).hasMessageContaining("arm must be one of");
     assertThatThrownBy(() -> Arms.simulated("fifo+turbo"))
-        .hasMessage("arm suffix must be +weights, +pausing or +no_aging: fifo+turbo");
+        .hasMessage("arm suffix must be +weights, +pausing, +following or +no_aging: fifo+turbo");
     assertThatThrownBy(() -> Arms.simulated("fifo+pausing+no_aging"))
-        .hasMessageContaining("one of +pausing and +no_aging");
+        .hasMessageContaining("one of +pausing, +following and +no_aging");
   }
 }

@@ -58,8 +58,8 @@ class SwfReaderTest {
     Trace byUserQueue = Fixtures.read("swf", Fixtures.resource("small.swf"), "key=user-queue");
     Trace byUser = Fixtures.read("swf", Fixtures.resource("small.swf"), "key=user");
 
-    assertThat(byUserQueue.key(0)).isEqualTo("user=7,queue=1");
-    assertThat(byUserQueue.key(4)).isEqualTo("user=7,queue=2");
+    assertThat(byUserQueue.key(0)).isEqualTo("user=7\u001Fqueue=1");
+    assertThat(byUserQueue.key(4)).isEqualTo("user=7\u001Fqueue=2");
     assertThat(byUserQueue.keyCount()).isEqualTo(3);
     assertThat(byUser.keyCount()).isEqualTo(2);
     assertThat(byUserQueue.report().notes()).anyMatch(n -> n.contains("user and queue"));

@@ -72,6 +72,21 @@ class SyntheticGeneratorTest {
   }
 
   @Test
+  void read_decoy_evenKeysLookShortButCarryMoreWorkThanOddKeys() throws TraceException {
+    Trace t =
+        TraceFormat.read(
+            "synthetic:seed=6,jobs=100000,keys=2,zipf=0,distribution=decoy,minmedian=1,maxmedian=1,"
+                + "slowshare=0.3,slowratio=12,sigma=0.2");
+
+    double[] decoy = sorted(byKey(t).get("k0"));
+    double[] honest = sorted(byKey(t).get("k1"));
+    double decoyMean = java.util.Arrays.stream(decoy).average().orElseThrow();
+    double honestMean = java.util.Arrays.stream(honest).average().orElseThrow();
+    assertThat(decoy[decoy.length / 2]).isLessThan(honest[honest.length / 2] / 2);
+    assertThat(decoyMean).isGreaterThan(1.5 * honestMean);
+  }
+
+  @Test
   void read_pareto_medianIsTheKeyMedianAndTailIsCapped() throws TraceException {
     Trace t =
         TraceFormat.read(
@@ -131,7 +146,8 @@ class SyntheticGeneratorTest {
         .isInstanceOf(TraceException.class)
         .hasMessage("option jobs must be in [1, 100000000]: 0 in synthetic:jobs=0");
     assertThatThrownBy(() -> TraceFormat.read("synthetic:distribution=uniform"))
-        .hasMessageContaining("option distribution must be one of bimodal, lognormal, pareto");
+        .hasMessageContaining(
+            "option distribution must be one of bimodal, decoy, lognormal, pareto");
     assertThatThrownBy(() -> TraceFormat.read("synthetic:load=fast"))
         .hasMessage("option load must be a number: fast in synthetic:load=fast");
   }

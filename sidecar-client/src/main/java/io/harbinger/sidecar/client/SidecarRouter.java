@@ -275,6 +275,8 @@ public final class SidecarRouter implements Router, AutoCloseable {
       case VERDICT_STALE -> Outcome.STALE;
       case VERDICT_CENSORED -> Outcome.CENSORED;
       case VERDICT_SPREAD -> Outcome.SPREAD;
+      case VERDICT_MISPREDICTED -> Outcome.MISPREDICTED;
+      case VERDICT_BORROWED -> Outcome.BORROWED;
       case VERDICT_COLD, VERDICT_UNSPECIFIED, UNRECOGNIZED -> Outcome.COLD;
     };
   }

@@ -1,0 +1,65 @@
+package io.harbinger.experiments.sim;
+
+import io.harbinger.predictor.PredictorConfig;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The predictor configurations the simulator can compare, by name ({@code simulate --predictors
+ * today,new}).
+ *
+ * <p>{@link #TODAY} is the predictor before the safeguards and borrowing: seed paper Table 1 with
+ * untrusted keys placed by their evidence. {@link #NEW} is {@link PredictorConfig#defaults()} with
+ * fixed idle limits: the per-key and global safeguards and producer borrowing on. {@link #GLOBAL}
+ * is today's predictor with only the global safeguard added. {@link #REACH} adds idle limits
+ * relative to each key's own gaps ({@code relativeIdle} 10), which is opt-in.
+ */
+public enum PredictorProfile {
+  /** The predictor without the safeguards and borrowing. */
+  TODAY(
+      PredictorConfig.builder().keyGuard(false).safeguard(false).borrowFromProducer(false).build()),
+  /** Today's predictor with the global safeguard alone, to show what it does by itself. */
+  GLOBAL(
+      PredictorConfig.builder().keyGuard(false).safeguard(true).borrowFromProducer(false).build()),
+  /** The product's defaults: both safeguards and producer borrowing, fixed idle limits. */
+  NEW(PredictorConfig.builder().relativeIdle(0).build()),
+  /** The defaults with idle limits relative to each key's own time scale. */
+  REACH(PredictorConfig.builder().relativeIdle(10).build());
+
+  private final PredictorConfig config;
+
+  PredictorProfile(PredictorConfig config) {
+    this.config = config;
+  }
+
+  /** Returns the predictor's configuration. */
+  public PredictorConfig config() {
+    return config;
+  }
+
+  /** Returns the lower-case name used on the command line and in arm names. */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * Returns the profile of a name.
+   *
+   * @param name today, global, new or reach, in any case
+   * @return the profile
+   * @throws IllegalArgumentException for any other name, listing the names
+   */
+  public static PredictorProfile of(String name) {
+    for (PredictorProfile p : values()) {
+      if (p.label().equals(name.trim().toLowerCase(Locale.ROOT))) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException(
+        "predictor must be one of "
+            + Arrays.stream(values()).map(PredictorProfile::label).collect(Collectors.joining(", "))
+            + ": "
+            + name);
+  }
+}

@@ -1,0 +1,39 @@
+package io.harbinger.predictor;
+
+import java.util.List;
+
+/**
+ * The global safeguard's decision and its inputs, taken at one moment (see {@link
+ * HistogramPredictor}, implementation notes on the safeguard).
+ *
+ * @param enabled whether the safeguard is configured on
+ * @param holding whether the safeguard holds routing in FIFO order now: every message goes to the
+ *     default level; in shadow mode this is what it would do
+ * @param estimatedGain the share of FIFO's mean wait the current level assignment is estimated to
+ *     save (negative when it costs), or NaN while the estimate cannot be made
+ * @param load the per-worker load the estimate is evaluated at
+ * @param reports the decayed weight of the reports the estimate is made from
+ * @param jobShares each level's decayed share of the reported jobs, by the level the assignment
+ *     gives their keys; empty before the first report
+ * @param workShares each level's decayed share of the reported work (actual durations)
+ * @param reason why the safeguard is in its state, in words: for example {@code "estimated gain
+ *     -31.2% below the margin 2.0%"} or {@code "one level holds every job: no order to judge"}
+ * @param holds how many times the safeguard started holding
+ */
+public record SafeguardStatus(
+    boolean enabled,
+    boolean holding,
+    double estimatedGain,
+    double load,
+    double reports,
+    List<Double> jobShares,
+    List<Double> workShares,
+    String reason,
+    long holds) {
+
+  /** Copies the lists so the record stays immutable. */
+  public SafeguardStatus {
+    jobShares = List.copyOf(jobShares);
+    workShares = List.copyOf(workShares);
+  }
+}

@@ -1,0 +1,250 @@
+package io.harbinger.predictor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class SafeguardTest {
+
+  private static final double MS = 1_000_000;
+  private static final String FAST = Keys.of("shop", "reserve_inventory");
+  private static final String MID = Keys.of("shop", "send_email");
+  private static final String SLOW = Keys.of("shop", "export_report");
+
+  private final ManualTicker ticker = new ManualTicker(1_000_000_000L);
+
+  private HistogramPredictor predictor(PredictorConfig config, Mode mode) {
+    return new HistogramPredictor(config, ticker, mode);
+  }
+
+  private static void warm(Predictor p, int rounds) {
+    for (int i = 0; i < rounds; i++) {
+      p.observe(FAST, 2 * MS);
+      p.observe(MID, 40 * MS);
+      p.observe(SLOW, 2000 * MS);
+    }
+  }
+
+  @Test
+  void predict_keyNoBetterThanAGlobalMedian_fallsBackAsMispredictedAndRecovers() {
+    HistogramPredictor p = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    String tight = Keys.of("shop", "tight");
+    String mixed = Keys.of("shop", "mixed");
+    double[] cycle = {10 * MS, 40 * MS, 150 * MS};
+    for (int i = 0; i < 90; i++) {
+      p.observe(tight, 40 * MS);
+      p.observe(Keys.of("shop", "a"), 10 * MS);
+      p.observe(Keys.of("shop", "c"), 150 * MS);
+      p.observe(mixed, cycle[i % 3]);
+    }
+
+    // The mixed key passes the spread gate (150 / 40 < 16) but its median misses by as much as
+    // the global median does: the per-key safeguard distrusts it and places it by its mean.
+    Prediction m = p.predict(mixed);
+    assertThat(m.outcome()).isEqualTo(Outcome.MISPREDICTED);
+    assertThat(m.estimateNanos()).isBetween(55 * MS, 80 * MS);
+    assertThat(p.predict(tight).outcome()).isEqualTo(Outcome.PREDICTED);
+    assertThat(p.stats().predictions()).containsEntry(Outcome.MISPREDICTED, 1L);
+
+    int recoveredAfter = -1;
+    for (int i = 1; i <= 200 && recoveredAfter < 0; i++) {
+      p.observe(mixed, 40 * MS);
+      if (p.peek(mixed).isPredicted()) {
+        recoveredAfter = i;
+      }
+    }
+    // Hysteresis: not at the first good observation, but well within the error's memory.
+    assertThat(recoveredAfter).isBetween(2, 64);
+  }
+
+  /** Per-key gates loosened so that only the global safeguard can catch an inversion. */
+  private static PredictorConfig globalOnly() {
+    return PredictorConfig.builder()
+        .keyGuard(false)
+        .maxSpreadRatio(10_000)
+        .demoteUntrusted(false)
+        .build();
+  }
+
+  @Test
+  void predict_invertedKeysWithDefaults_perKeyGatesPlaceThemByTheirMeanAtOnce() {
+    HistogramPredictor p = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    warm(p, 120);
+    for (int i = 0; i < 25; i++) {
+      p.observe(FAST, 2000 * MS);
+      p.observe(MID, 40 * MS);
+      p.observe(SLOW, 2 * MS);
+    }
+
+    // The short type turned long no longer jumps the queue, so the order still helps.
+    assertThat(p.predict(FAST).level()).isEqualTo(2);
+    assertThat(p.safeguard().holding()).isFalse();
+    assertThat(p.safeguard().estimatedGain()).isPositive();
+  }
+
+  @Test
+  void predict_invertedKeys_safeguardHoldsFifoOrderThenReleases() {
+    HistogramPredictor p = predictor(globalOnly(), Mode.PREDICTIVE);
+    warm(p, 120);
+    assertThat(p.predict(FAST).level()).isZero();
+    assertThat(p.safeguard().holding()).isFalse();
+    assertThat(p.safeguard().estimatedGain()).isGreaterThan(0.2);
+
+    // The short type turns long and the long one short.
+    int heldAt = -1;
+    int releasedAt = -1;
+    for (int i = 1; i <= 2_000 && releasedAt < 0; i++) {
+      p.observe(FAST, 2000 * MS);
+      p.observe(MID, 40 * MS);
+      p.observe(SLOW, 2 * MS);
+      SafeguardStatus s = p.safeguard();
+      if (heldAt < 0 && s.holding()) {
+        heldAt = i;
+        Prediction f = p.predict(FAST);
+        assertThat(f.level()).isEqualTo(p.defaultLevel());
+        assertThat(f.predictedLevel()).isZero();
+        assertThat(p.predict(SLOW).level()).isEqualTo(p.defaultLevel());
+        assertThat(s.reason()).contains("FIFO order");
+        assertThat(p.stats().safeguardHeld()).isPositive();
+      } else if (heldAt > 0 && !s.holding()) {
+        releasedAt = i;
+      }
+    }
+    assertThat(heldAt).isBetween(1, 100);
+    // Two key half-lives: ln 2 / (1 - 0.995), about 138 observations each.
+    assertThat(releasedAt).as("held at %d, %s", heldAt, p.safeguard()).isBetween(heldAt + 1, 276);
+    assertThat(p.predict(SLOW).level()).isZero();
+    assertThat(p.predict(FAST).level()).isEqualTo(2);
+  }
+
+  @Test
+  void predict_safeguardOff_keepsTheLevelsOfAnInvertedAssignment() {
+    HistogramPredictor p =
+        predictor(globalOnly().toBuilder().safeguard(false).build(), Mode.PREDICTIVE);
+    warm(p, 120);
+    for (int i = 0; i < 40; i++) {
+      p.observe(FAST, 2000 * MS);
+      p.observe(SLOW, 2 * MS);
+    }
+
+    assertThat(p.safeguard().holding()).isFalse();
+    assertThat(p.safeguard().reason()).isEqualTo("safeguard off");
+    assertThat(p.predict(SLOW).level()).isEqualTo(2);
+  }
+
+  @Test
+  void record_noOrDegenerateData_keepsRoutingAndSaysWhy() {
+    GainSafeguard g = new GainSafeguard(PredictorConfig.defaults());
+    assertThat(g.status().reason()).isEqualTo("no reports yet");
+    assertThat(g.status().estimatedGain()).isNaN();
+
+    for (int i = 0; i < 100; i++) {
+      g.record(0, 5 * MS);
+    }
+    assertThat(g.status().reason()).startsWith("too few reports: 9");
+    for (int i = 0; i < 400; i++) {
+      g.record(1, 5 * MS);
+    }
+    assertThat(g.status().reason())
+        .isEqualTo("estimated gain 0.0%: FIFO order until it reaches 5.0% (margin 2.0%)");
+    assertThat(g.holding()).isTrue();
+
+    GainSafeguard one = new GainSafeguard(PredictorConfig.defaults());
+    for (int i = 0; i < 1_000; i++) {
+      one.record(2, 5 * MS);
+    }
+    assertThat(one.holding()).isFalse();
+    assertThat(one.status().reason()).startsWith("one level holds every job");
+
+    GainSafeguard zero = new GainSafeguard(PredictorConfig.defaults());
+    for (int i = 0; i < 1_000; i++) {
+      zero.record(i % 3, 0);
+    }
+    assertThat(zero.holding()).isFalse();
+    assertThat(zero.status().reason()).startsWith("every duration is zero");
+  }
+
+  @Test
+  void record_gainAroundTheMargin_switchesWithHysteresis() {
+    GainSafeguard g = new GainSafeguard(PredictorConfig.defaults());
+    // Short first: a large gain.
+    for (int i = 0; i < 2_000; i++) {
+      g.record(i % 10 == 0 ? 1 : 0, i % 10 == 0 ? 10 * MS : MS);
+    }
+    assertThat(g.holding()).isFalse();
+    assertThat(g.status().estimatedGain()).isGreaterThan(0.4);
+    // Long first: the gain turns negative and the safeguard holds.
+    for (int i = 0; i < 2_000 && !g.holding(); i++) {
+      g.record(i % 10 == 0 ? 0 : 1, i % 10 == 0 ? 10 * MS : MS);
+    }
+    assertThat(g.holding()).isTrue();
+    assertThat(g.status().holds()).isEqualTo(1);
+    // Back to short first: released only once the gain clears margin + hysteresis.
+    double lastHeldGain = Double.NaN;
+    for (int i = 0; i < 4_000 && g.holding(); i++) {
+      g.record(i % 10 == 0 ? 1 : 0, i % 10 == 0 ? 10 * MS : MS);
+      if (g.holding()) {
+        lastHeldGain = g.status().estimatedGain();
+      }
+    }
+    assertThat(g.holding()).isFalse();
+    assertThat(lastHeldGain).isBetween(0.02, 0.05);
+  }
+
+  @Test
+  void predict_coldTypeOfAKnownProducer_borrowsTheProducersEstimate() {
+    HistogramPredictor p = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    warm(p, 60);
+    for (int i = 0; i < 40; i++) {
+      p.observe(Keys.of("mailer", "welcome"), 40 * MS);
+      p.observe(Keys.of("mailer", "reset"), 45 * MS);
+    }
+    String digest = Keys.of("mailer", "digest");
+    p.observe(digest, 42 * MS);
+
+    Prediction d = p.predict(digest);
+    assertThat(d.outcome()).isEqualTo(Outcome.BORROWED);
+    assertThat(d.estimateNanos()).isBetween(39 * MS, 46 * MS);
+    assertThat(d.level()).isEqualTo(p.boundaries().orElseThrow().levelOf(d.estimateNanos()));
+    assertThat(p.stats().predictions()).containsEntry(Outcome.BORROWED, 1L);
+    // The aggregate is not a key of its own: it is neither listed nor counted.
+    assertThat(p.keyStats()).noneMatch(k -> k.key().startsWith("mailer\u001F\u001F"));
+    assertThat(p.stats().keys()).isEqualTo(6);
+
+    // A producer whose types differ widely (the shop) has a spread aggregate: nothing to borrow.
+    String newShopType = Keys.of("shop", "new_type");
+    p.observe(newShopType, 3 * MS);
+    assertThat(p.predict(newShopType).outcome()).isEqualTo(Outcome.COLD);
+    HistogramPredictor off =
+        predictor(PredictorConfig.builder().borrowFromProducer(false).build(), Mode.PREDICTIVE);
+    warm(off, 60);
+    for (int i = 0; i < 40; i++) {
+      off.observe(Keys.of("mailer", "welcome"), 40 * MS);
+    }
+    assertThat(off.predict(digest).outcome()).isEqualTo(Outcome.COLD);
+  }
+
+  @Test
+  void predict_keyRecurringEveryTwoHours_staysPredictedOnlyWithRelativeIdle() {
+    String hourly = Keys.of("batch", "nightly");
+    for (double relative : new double[] {0, 3}) {
+      HistogramPredictor p =
+          predictor(PredictorConfig.builder().relativeIdle(relative).build(), Mode.PREDICTIVE);
+      warm(p, 60);
+      for (int i = 0; i < 30; i++) {
+        ticker.advance(Duration.ofHours(2));
+        p.observe(hourly, 40 * MS);
+      }
+      ticker.advance(Duration.ofHours(2));
+      Prediction h = p.predict(hourly);
+      if (relative == 0) {
+        assertThat(h.outcome()).isIn(Outcome.STALE, Outcome.COLD);
+      } else {
+        assertThat(h.outcome()).isEqualTo(Outcome.PREDICTED);
+        ticker.advance(Duration.ofHours(7));
+        assertThat(p.predict(hourly).outcome()).isEqualTo(Outcome.STALE);
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.harbinger.sidecar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.grpc.ManagedChannel;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.harbinger.predictor.Keys;
+import io.harbinger.proto.v1.GetSafeguardRequest;
+import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.proto.v1.RouteRequest;
+import io.harbinger.proto.v1.RouteUpdate;
+import io.harbinger.proto.v1.RoutingMode;
+import io.harbinger.proto.v1.SafeguardInfo;
+import io.harbinger.proto.v1.SidecarGrpc;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SafeguardSidecarTest {
+
+  private static final long MS = 1_000_000L;
+
+  @TempDir Path dir;
+
+  private Sidecar sidecar;
+  private ManagedChannel channel;
+  private SidecarGrpc.SidecarBlockingStub stub;
+
+  private void start(String... overrides) throws Exception {
+    String name = InProcessServerBuilder.generateName();
+    sidecar =
+        Sidecar.start(
+            SidecarTestSupport.config(dir, overrides), InProcessServerBuilder.forName(name), false);
+    channel = InProcessChannelBuilder.forName(name).build();
+    stub = SidecarGrpc.newBlockingStub(channel).withDeadlineAfter(Duration.ofSeconds(10));
+  }
+
+  @AfterEach
+  void stop() {
+    if (channel != null) {
+      channel.shutdownNow();
+    }
+    if (sidecar != null) {
+      sidecar.close();
+    }
+  }
+
+  private static byte[] inverted(int n) {
+    ReportBatch.Builder b = ReportBatch.newBuilder().setReporterId("test").setSequence(2);
+    for (int i = 0; i < n; i++) {
+      b.addReports(SidecarTestSupport.ack("shop", "reserve_inventory", 2000 * MS));
+      b.addReports(SidecarTestSupport.ack("shop", "send_email", 40 * MS));
+      b.addReports(SidecarTestSupport.ack("shop", "export_report", 2 * MS));
+    }
+    return b.build().toByteArray();
+  }
+
+  @Test
+  void getSafeguard_helpfulLevels_reportsTheGainAndItsInputs() throws Exception {
+    start();
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(120));
+
+    SafeguardInfo s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
+    assertThat(s.getEnabled()).isTrue();
+    assertThat(s.getHolding()).isFalse();
+    assertThat(s.getEstimatedGain()).isGreaterThan(0.2);
+    assertThat(s.getLoad()).isEqualTo(0.8);
+    assertThat(s.getJobSharesList()).hasSize(3);
+    assertThat(s.getWorkSharesList().get(2)).isGreaterThan(0.9);
+    assertThat(s.getReason()).startsWith("estimated gain");
+    assertThat(sidecar.metrics().scrape())
+        .contains("harbinger_safeguard_holding 0.0")
+        .contains("harbinger_safeguard_work_share_ratio{level=\"2\"}")
+        .contains("harbinger_predictions_total{outcome=\"mispredicted\"}");
+  }
+
+  @Test
+  void watchRoutes_whileTheSafeguardHolds_publishesShadowModeAndTheReason() throws Exception {
+    // Per-key gates loosened, so that only the global safeguard can catch the inversion.
+    start(
+        "predictor.key-guard", "false",
+        "predictor.max-spread-ratio", "10000",
+        "predictor.demote-untrusted", "false");
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(120));
+    SafeguardInfo s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
+    int rounds = 0;
+    while (!s.getHolding() && rounds < 300) {
+      sidecar.reports().ingest(inverted(5));
+      rounds += 5;
+      s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
+    }
+    assertThat(s.getHolding()).as("after %d rounds: %s", rounds, s.getReason()).isTrue();
+    assertThat(s.getEstimatedGain()).isLessThan(0.02);
+    assertThat(s.getReason()).contains("FIFO order");
+    assertThat(s.getHeldPredictions()).isZero();
+    // A batch lookup routes every key at the default level and counts it.
+    assertThat(
+            stub.route(
+                    RouteRequest.newBuilder().addKeys(Keys.of("shop", "reserve_inventory")).build())
+                .getEntries(0)
+                .getLevel())
+        .isEqualTo(1);
+    assertThat(stub.getSafeguard(GetSafeguardRequest.getDefaultInstance()).getHeldPredictions())
+        .isEqualTo(1);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () -> {
+              RouteUpdate full = sidecar.routes().full();
+              assertThat(full.getMode()).isEqualTo(RoutingMode.ROUTING_MODE_SHADOW);
+              assertThat(full.getSafeguardHolding()).isTrue();
+            });
+    assertThat(sidecar.metrics().scrape()).contains("harbinger_safeguard_holding 1.0");
+  }
+
+  @Test
+  void load_safeguardOutOfRange_failsNamingTheRule() {
+    assertThatThrownBy(() -> SidecarTestSupport.config(dir, "predictor.safeguard-load", "1.5"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("safeguardLoad must be in [0.05, 0.99]: 1.5");
+    assertThatThrownBy(() -> SidecarTestSupport.config(dir, "predictor.misprediction-exit", "0.9"))
+        .hasMessageContaining("mispredictionExit must be in (0, mispredictionEnter = 0.8): 0.9");
+  }
+}
