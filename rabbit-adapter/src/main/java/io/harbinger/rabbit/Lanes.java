@@ -1,8 +1,7 @@
 package io.harbinger.rabbit;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.ShutdownSignalException;
+import io.harbinger.rabbit.internal.BrokerReplies;
 import io.harbinger.rabbit.internal.DeclaredLanes;
 import io.harbinger.rabbit.internal.DeclaredQueues;
 import io.harbinger.rabbit.internal.PrefetchGuard;
@@ -138,7 +137,7 @@ public final class Lanes {
 
   static IOException explain(LaneLayout layout, int level, IOException e) {
     String lane = layout.laneName(level);
-    String reason = reasonOf(e);
+    String reason = BrokerReplies.reasonOf(e);
     if (reason == null || !reason.contains("PRECONDITION_FAILED")) {
       return e;
     }
@@ -165,20 +164,6 @@ public final class Lanes {
             + " the arguments the existing queue has, or lanes under a new logical name, move"
             + " producers to it and drain the old queue.",
         e);
-  }
-
-  private static String reasonOf(IOException e) {
-    Throwable t = e;
-    while (t != null) {
-      if (t instanceof ShutdownSignalException s) {
-        Object reason = s.getReason();
-        return reason instanceof AMQP.Channel.Close close
-            ? close.getReplyCode() + " " + close.getReplyText()
-            : s.getMessage();
-      }
-      t = t.getCause();
-    }
-    return e.getMessage();
   }
 
   /** Thrown when RabbitMQ refuses a lane or a lane is missing; the message names it and the fix. */

@@ -3,8 +3,8 @@ package io.harbinger.rabbit;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import com.rabbitmq.client.ShutdownSignalException;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.rabbit.internal.BrokerReplies;
 import io.harbinger.rabbit.internal.DeclaredQueues;
 import io.harbinger.rabbit.internal.PrefetchGuard;
 import java.io.IOException;
@@ -198,7 +198,7 @@ public final class PriorityQueues {
   }
 
   static IOException explain(String queue, int levels, IOException e) {
-    String reason = reasonOf(e);
+    String reason = BrokerReplies.reasonOf(e);
     if (reason == null || !reason.contains("PRECONDITION_FAILED")) {
       return e;
     }
@@ -234,21 +234,7 @@ public final class PriorityQueues {
         + " as '"
         + queue
         + ".prio' with PriorityQueues.declare and move producers and consumers to it; or, to keep"
-        + " quorum queues, use one quorum queue per level, or RabbitMQ 4.0 or later.";
-  }
-
-  private static String reasonOf(IOException e) {
-    Throwable t = e;
-    while (t != null) {
-      if (t instanceof ShutdownSignalException s) {
-        Object reason = s.getReason();
-        return reason instanceof AMQP.Channel.Close close
-            ? close.getReplyCode() + " " + close.getReplyText()
-            : s.getMessage();
-      }
-      t = t.getCause();
-    }
-    return e.getMessage();
+        + " quorum queues, use one quorum queue per level (Lanes.declare), or RabbitMQ 4.0 or later.";
   }
 
   /** Thrown when a queue cannot serve as a priority queue; the message says how to fix it. */

@@ -217,7 +217,7 @@ final class LanesConsumer {
         try {
           probe.queueDeclarePassive(lane);
         } catch (IOException e) {
-          if (!String.valueOf(reasonOf(e)).contains("NOT_FOUND")) {
+          if (!String.valueOf(BrokerReplies.reasonOf(e)).contains("NOT_FOUND")) {
             throw e;
           }
           missing.add("'" + lane + "' (level " + level + ")");
@@ -247,17 +247,6 @@ final class LanesConsumer {
               + ", arguments) before consuming, or record the layout they were declared with.",
           null);
     }
-  }
-
-  private static String reasonOf(IOException e) {
-    Throwable t = e;
-    while (t != null) {
-      if (t instanceof ShutdownSignalException s) {
-        return String.valueOf(s.getReason() instanceof AMQP.Channel.Close c ? c.getReplyText() : s);
-      }
-      t = t.getCause();
-    }
-    return e.getMessage();
   }
 
   /** Cancels every lane; the application hears one cancel-ok once all lanes confirmed. */
