@@ -44,8 +44,9 @@ public record ArmDefinition(
     PredictorConfig.checkLevels(levels);
     Objects.requireNonNull(layout, "layout");
     weights = List.copyOf(Objects.requireNonNull(weights, "weights"));
-    if (layout.isLanes() && runsOn != RunsOn.RABBITMQ) {
-      throw new IllegalArgumentException("arm " + name + ": only RabbitMQ arms have lanes");
+    if (layout != QueueLayout.PRIORITY_QUEUE && runsOn != RunsOn.RABBITMQ) {
+      throw new IllegalArgumentException(
+          "arm " + name + ": only RabbitMQ arms have lanes or quorum queues");
     }
     if (!weights.isEmpty() && weights.size() != levels) {
       throw new IllegalArgumentException(

@@ -44,6 +44,7 @@ public final class Arms {
     rabbit("rabbitmq-naive", Policy.NAIVE);
     rabbit("rabbitmq-predictive-paper", Policy.PREDICTIVE_PAPER);
     rabbit("rabbitmq-predictive-today", Policy.PREDICTIVE_TODAY);
+    quorumPriorities("rabbitmq-predictive-quorum", Policy.PREDICTIVE);
     lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
     lanes(
         "rabbitmq-lanes-quorum",
@@ -78,6 +79,23 @@ public final class Arms {
 
   private static void rabbit(String name, Policy policy, int levels) {
     define(name, RunsOn.RABBITMQ, policy, Selection.STRICT, AgingMode.NONE, levels);
+  }
+
+  /** A RabbitMQ arm on one quorum queue with priorities (two levels on RabbitMQ 4.0 to 4.2). */
+  private static void quorumPriorities(String name, Policy policy) {
+    ArmDefinition arm =
+        new ArmDefinition(
+            name,
+            RunsOn.RABBITMQ,
+            policy,
+            Selection.STRICT,
+            AgingMode.NONE,
+            3,
+            QueueLayout.QUORUM_PRIORITY_QUEUE,
+            List.of());
+    if (ARMS.putIfAbsent(name, arm) != null) {
+      throw new IllegalStateException("arm defined twice: " + name);
+    }
   }
 
   /** A lanes arm: weighted selection with pausing aging, or strict without aging. */

@@ -61,6 +61,11 @@ class ArmsTest {
     assertThat(quorum.selection()).isEqualTo(Selection.WEIGHTED);
     assertThat(quorum.aging()).isEqualTo(AgingMode.PAUSING);
     assertThat(Arms.byName("rabbitmq-lanes-5", EnumSet.of(RunsOn.RABBITMQ)).levels()).isEqualTo(5);
+    ArmDefinition quorumPriorities =
+        Arms.byName("rabbitmq-predictive-quorum", EnumSet.of(RunsOn.RABBITMQ));
+    assertThat(quorumPriorities.layout()).isEqualTo(QueueLayout.QUORUM_PRIORITY_QUEUE);
+    assertThat(quorumPriorities.layout().isLanes()).isFalse();
+    assertThat(quorumPriorities.selection()).isEqualTo(Selection.STRICT);
   }
 
   @Test
@@ -76,7 +81,7 @@ class ArmsTest {
                     3,
                     QueueLayout.CLASSIC_LANES,
                     List.of()))
-        .hasMessage("arm broker-lanes: only RabbitMQ arms have lanes");
+        .hasMessage("arm broker-lanes: only RabbitMQ arms have lanes or quorum queues");
     assertThatThrownBy(
             () ->
                 new ArmDefinition(

@@ -140,8 +140,9 @@ final class RabbitArm implements BenchArm {
       LaneOptions laneOptions) {
     this.layout = Objects.requireNonNull(layout, "layout");
     this.laneOptions = Objects.requireNonNull(laneOptions, "laneOptions");
-    if (layout.isLanes() && policy == Policy.FIFO) {
-      throw new IllegalArgumentException("a FIFO arm has one queue, not lanes");
+    if (layout != QueueLayout.PRIORITY_QUEUE && policy == Policy.FIFO) {
+      throw new IllegalArgumentException(
+          "a FIFO arm has one classic queue, not lanes or a quorum queue");
     }
     this.name = Objects.requireNonNull(name, "name");
     this.policy = Objects.requireNonNull(policy, "policy");
@@ -274,7 +275,13 @@ final class RabbitArm implements BenchArm {
                   + laneOptions.aging().label()
                   + " aging");
         } else {
-          PriorityQueues.declare(admin, queue, levels);
+          PriorityQueues.declare(
+              admin,
+              queue,
+              levels,
+              layout == QueueLayout.QUORUM_PRIORITY_QUEUE
+                  ? Map.of(QueueType.ARGUMENT, "quorum")
+                  : Map.of());
         }
       }
       session.declared = true;

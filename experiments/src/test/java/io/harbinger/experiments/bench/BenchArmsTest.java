@@ -26,6 +26,7 @@ class ArmsTest {
             "rabbitmq-naive",
             "rabbitmq-predictive-paper",
             "rabbitmq-predictive-today",
+            "rabbitmq-predictive-quorum",
             "rabbitmq-lanes",
             "rabbitmq-lanes-quorum",
             "rabbitmq-lanes-strict",
