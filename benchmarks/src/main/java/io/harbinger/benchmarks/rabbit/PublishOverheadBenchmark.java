@@ -28,9 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * wrapped, with an in-process predictor that has learned the message's key.
  *
  * <p>The difference {@code wrapped - raw} is the wrapper's cost: key lookup, one predictor lookup,
- * one clock read, one headers map and one properties object. Run with {@code java -jar
- * benchmarks/target/benchmarks.jar PublishOverheadBenchmark}; add {@code -prof gc} for allocation
- * per publish.
+ * one clock read, one headers map and one properties object ({@code wrappedLanes}: and the lane's
+ * name). Run with {@code java -jar benchmarks/target/benchmarks.jar PublishOverheadBenchmark}; add
+ * {@code -prof gc} for allocation per publish.
  */
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -113,6 +113,7 @@ public class PublishOverheadBenchmark {
             .headers(Map.of("x-job-type", "reserve", "trace-id", "4bf92f3577b34da6"))
             .build();
     body = new byte[256];
+    io.harbinger.rabbit.Lanes.declared(io.harbinger.rabbit.Lanes.layout("jobs-lanes", 3, Map.of()));
   }
 
   /** The publish through the no-op channel alone. */
@@ -125,6 +126,15 @@ public class PublishOverheadBenchmark {
   @Benchmark
   public void wrapped() throws IOException {
     wrapped.basicPublish("", "jobs", props, body);
+  }
+
+  /**
+   * The same publish addressed to a logical lanes queue: the wrapper also picks the lane of the
+   * level, which is the publish's routing key.
+   */
+  @Benchmark
+  public void wrappedLanes() throws IOException {
+    wrapped.basicPublish("", "jobs-lanes", props, body);
   }
 
   /** The predictor lookup alone, for reference. */
