@@ -205,9 +205,7 @@ public final class HarbingerClientMetrics implements MeterBinder {
 
   private void routing(
       MeterRegistry registry, String name, String help, ToDoubleFunction<ClientStats.Routing> f) {
-    FunctionCounter.builder(name, source, s -> readRouting(f))
-        .description(help)
-        .register(registry);
+    FunctionCounter.builder(name, source, s -> readRouting(f)).description(help).register(registry);
   }
 
   private void ingest(

@@ -93,7 +93,8 @@ class HarbingerClientMetricsTest {
     assertThatThrownBy(
             () ->
                 ClientStats.source(stats)
-                    .reports((java.util.function.Supplier<io.harbinger.rabbit.ReportPublisher>) null))
+                    .reports(
+                        (java.util.function.Supplier<io.harbinger.rabbit.ReportPublisher>) null))
         .hasMessage("publisher");
   }
 

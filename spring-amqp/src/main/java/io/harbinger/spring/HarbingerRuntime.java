@@ -149,8 +149,8 @@ public final class HarbingerRuntime implements ConnectionListener, DisposableBea
   /**
    * Returns the embedded router learning from the reports exchange.
    *
-   * @return the router, on its own connection; null before the application's first connection,
-   *     when it could not start, and for other routers
+   * @return the router, on its own connection; null before the application's first connection, when
+   *     it could not start, and for other routers
    */
   EmbeddedRouter embeddedRouter() {
     return learner;

@@ -255,8 +255,7 @@ class SpringReportsIT {
                       .isEqualTo(6 * PER_QUEUE));
       assertThat(meters.get("harbinger.client.reports.unsent").functionCounter().count()).isZero();
       assertThat(meters.get("harbinger.client.router.consuming").gauge().value()).isEqualTo(1);
-      assertThat(
-              meters.get("harbinger.client.router.reports.learned").functionCounter().count())
+      assertThat(meters.get("harbinger.client.router.reports.learned").functionCounter().count())
           .isGreaterThanOrEqualTo(4 * PER_QUEUE);
       // Spring's default prefetch (250) on five containers consuming Harbinger queues.
       assertThat(context.getBean(HarbingerRuntime.class).stats().prefetchWarnings()).isEqualTo(5);
