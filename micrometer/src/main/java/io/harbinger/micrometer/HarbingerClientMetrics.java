@@ -28,7 +28,9 @@ import java.util.function.ToLongFunction;
  * recording costs the publish path nothing. The meters hold the source strongly (Micrometer holds a
  * meter's state object weakly, and nothing else need keep this binder or its source). No meter
  * carries a key, a job type or a queue as a tag: tags are closed sets (reason, result). Meters of a
- * part the source lacks (no report publisher, no embedded router) are not registered.
+ * part the source lacks (no report publisher, no embedded router) are not registered; a part the
+ * source will have once it starts ({@link ClientStats.Source#reports(java.util.function.Supplier)})
+ * reads 0 until then.
  *
  * <p>Thread-safe.
  */
@@ -109,35 +111,29 @@ public final class HarbingerClientMetrics implements MeterBinder {
         "Reports dropped: buffer full, publisher closed or batch failed",
         r -> r.dropped());
     FunctionCounter.builder(
-            "harbinger.client.report.batches",
-            source,
-            s -> source.get().reporting().orElseThrow().batches())
+            "harbinger.client.report.batches", source, s -> readReporting(r -> r.batches()))
         .description("Report batches, by result")
         .tag("result", "confirmed")
         .register(registry);
     FunctionCounter.builder(
-            "harbinger.client.report.batches",
-            source,
-            s -> source.get().reporting().orElseThrow().failedBatches())
+            "harbinger.client.report.batches", source, s -> readReporting(r -> r.failedBatches()))
         .description("Report batches, by result")
         .tag("result", "failed")
         .register(registry);
     Gauge.builder(
-            "harbinger.client.reports.buffered",
-            source,
-            s -> source.get().reporting().orElseThrow().buffered())
+            "harbinger.client.reports.buffered", source, s -> readReporting(r -> r.buffered()))
         .description("Reports waiting in the publisher's buffer")
         .register(registry);
     Gauge.builder(
             "harbinger.client.reporter.blocked",
             source,
-            s -> source.get().reporting().orElseThrow().blocked() ? 1 : 0)
+            s -> readReporting(r -> r.blocked() ? 1 : 0))
         .description("1 while RabbitMQ blocks the report connection")
         .register(registry);
     Gauge.builder(
             "harbinger.client.reporter.identity.refused",
             source,
-            s -> source.get().reporting().orElseThrow().identityRefused() ? 1 : 0)
+            s -> readReporting(r -> r.identityRefused() ? 1 : 0))
         .description("1 once RabbitMQ refused the report batches' user-id")
         .register(registry);
   }
@@ -151,7 +147,7 @@ public final class HarbingerClientMetrics implements MeterBinder {
     Gauge.builder(
             "harbinger.client.router.consuming",
             source,
-            s -> source.get().routing().orElseThrow().consuming() ? 1 : 0)
+            s -> readRouting(r -> r.consuming() ? 1 : 0))
         .description("1 while the embedded router's report consumer is up")
         .register(registry);
     ingest(
@@ -202,24 +198,19 @@ public final class HarbingerClientMetrics implements MeterBinder {
 
   private void reporting(
       MeterRegistry registry, String name, String help, ToDoubleFunction<ClientStats.Reporting> f) {
-    FunctionCounter.builder(
-            name, source, s -> f.applyAsDouble(source.get().reporting().orElseThrow()))
+    FunctionCounter.builder(name, source, s -> readReporting(f))
         .description(help)
         .register(registry);
   }
 
   private void routing(
       MeterRegistry registry, String name, String help, ToDoubleFunction<ClientStats.Routing> f) {
-    FunctionCounter.builder(
-            name, source, s -> f.applyAsDouble(source.get().routing().orElseThrow()))
-        .description(help)
-        .register(registry);
+    FunctionCounter.builder(name, source, s -> readRouting(f)).description(help).register(registry);
   }
 
   private void ingest(
       MeterRegistry registry, String name, String help, ToLongFunction<IngestStats> f) {
-    FunctionCounter.builder(
-            name, source, s -> f.applyAsLong(source.get().routing().orElseThrow().ingest()))
+    FunctionCounter.builder(name, source, s -> readRouting(r -> f.applyAsLong(r.ingest())))
         .description(help)
         .register(registry);
   }
@@ -228,9 +219,19 @@ public final class HarbingerClientMetrics implements MeterBinder {
     FunctionCounter.builder(
             "harbinger.client.router.reports.rejected",
             source,
-            s -> f.applyAsLong(source.get().routing().orElseThrow().ingest()))
+            s -> readRouting(r -> f.applyAsLong(r.ingest())))
         .description("Reports or batches the embedded router refused, by reason")
         .tag("reason", reason)
         .register(registry);
+  }
+
+  /** Reads a report publisher's value from a snapshot, 0 while the source's publisher is absent. */
+  private double readReporting(ToDoubleFunction<ClientStats.Reporting> f) {
+    return source.get().reporting().map(f::applyAsDouble).orElse(0.0);
+  }
+
+  /** Reads an embedded router's value from a snapshot, 0 while the source's router is absent. */
+  private double readRouting(ToDoubleFunction<ClientStats.Routing> f) {
+    return source.get().routing().map(f::applyAsDouble).orElse(0.0);
   }
 }

@@ -15,6 +15,7 @@ import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.TestBroker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** The report publisher's and the embedded router's meters, on a real broker. */
 class HarbingerClientMetricsIT {
@@ -63,6 +64,53 @@ class HarbingerClientMetricsIT {
           .isZero();
       assertThat(registry.get("harbinger.client.router.consuming").gauge().value()).isEqualTo(1);
       assertThat(registry.get("harbinger.client.reports.buffered").gauge().value()).isZero();
+    } finally {
+      try (var c = broker.factory().newConnection("metrics-it-cleanup");
+          var ch = c.createChannel()) {
+        ch.exchangeDelete(exchange);
+      }
+    }
+  }
+
+  @EachBroker
+  void aPublisherThatStartsAfterBinding_isReadOnceItRuns(TestBroker broker) throws Exception {
+    String exchange = TestBroker.unique("metrics.late");
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    AtomicReference<ReportPublisher> current = new AtomicReference<>();
+    new HarbingerClientMetrics(ClientStats.source(new AdapterStats()).reports(current::get))
+        .bindTo(registry);
+
+    assertThat(registry.get("harbinger.client.reports.sent").functionCounter().count()).isZero();
+    assertThat(registry.get("harbinger.client.reports.buffered").gauge().value()).isZero();
+
+    try (ReportPublisher publisher =
+        ReportPublisher.builder(broker.factory())
+            .exchange(exchange)
+            .batchSize(3)
+            .flushInterval(Duration.ofMillis(20))
+            .start()) {
+      current.set(publisher);
+      for (int i = 0; i < 3; i++) {
+        publisher.accept(
+            DurationReport.newBuilder()
+                .setProducer(broker.factory().getUsername())
+                .setJobType("late")
+                .setOutcome(Outcome.OUTCOME_ACK)
+                .setHandlerNanos(1_000_000)
+                .setPublishedLevel(-1)
+                .build());
+      }
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () -> registry.get("harbinger.client.reports.sent").functionCounter().count() == 3);
+      assertThat(
+              registry
+                  .get("harbinger.client.report.batches")
+                  .tag("result", "confirmed")
+                  .functionCounter()
+                  .count())
+          .isEqualTo(1);
     } finally {
       try (var c = broker.factory().newConnection("metrics-it-cleanup");
           var ch = c.createChannel()) {

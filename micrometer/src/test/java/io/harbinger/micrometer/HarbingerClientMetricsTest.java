@@ -76,6 +76,29 @@ class HarbingerClientMetricsTest {
   }
 
   @Test
+  void partsThatStartLater_registerTheirMetersAndReadZeroUntilThen() {
+    new HarbingerClientMetrics(ClientStats.source(stats).reports(() -> null).router(() -> null))
+        .bindTo(registry);
+
+    assertThat(counter("harbinger.client.reports.sent")).isZero();
+    assertThat(counter("harbinger.client.reports.dropped")).isZero();
+    assertThat(registry.get("harbinger.client.reports.buffered").gauge().value()).isZero();
+    assertThat(registry.get("harbinger.client.router.consuming").gauge().value()).isZero();
+    assertThat(counter("harbinger.client.router.reports.rejected", "reason", "bad_key")).isZero();
+    assertThat(ClientStats.source(stats).reports(() -> null).get().reporting()).isEmpty();
+  }
+
+  @Test
+  void lateParts_needASupplier() {
+    assertThatThrownBy(
+            () ->
+                ClientStats.source(stats)
+                    .reports(
+                        (java.util.function.Supplier<io.harbinger.rabbit.ReportPublisher>) null))
+        .hasMessage("publisher");
+  }
+
+  @Test
   void prometheusNames_followItsConventions() {
     PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new HarbingerClientMetrics(ClientStats.source(stats)).bindTo(prometheus);

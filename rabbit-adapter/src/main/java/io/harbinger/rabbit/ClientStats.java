@@ -118,10 +118,13 @@ public record ClientStats(
   public static final class Source implements Supplier<ClientStats> {
 
     private final AdapterStats stats;
-    private final ReportPublisher publisher;
-    private final EmbeddedRouter router;
+    private final Supplier<? extends ReportPublisher> publisher;
+    private final Supplier<? extends EmbeddedRouter> router;
 
-    private Source(AdapterStats stats, ReportPublisher publisher, EmbeddedRouter router) {
+    private Source(
+        AdapterStats stats,
+        Supplier<? extends ReportPublisher> publisher,
+        Supplier<? extends EmbeddedRouter> router) {
       this.stats = stats;
       this.publisher = publisher;
       this.router = router;
@@ -134,7 +137,21 @@ public record ClientStats(
      * @return the new source
      */
     public Source reports(ReportPublisher value) {
-      return new Source(stats, Objects.requireNonNull(value, "publisher"), router);
+      Objects.requireNonNull(value, "publisher");
+      return new Source(stats, () -> value, router);
+    }
+
+    /**
+     * Returns a source that also reads a report publisher that starts later, such as one a
+     * framework starts at the application's first connection.
+     *
+     * @param current answers the process's report publisher, or null while it has none; asked at
+     *     every snapshot
+     * @return the new source; its snapshots lack {@link ClientStats#reporting()} while {@code
+     *     current} answers null
+     */
+    public Source reports(Supplier<? extends ReportPublisher> current) {
+      return new Source(stats, Objects.requireNonNull(current, "publisher"), router);
     }
 
     /**
@@ -144,13 +161,27 @@ public record ClientStats(
      * @return the new source
      */
     public Source router(EmbeddedRouter value) {
-      return new Source(stats, publisher, Objects.requireNonNull(value, "router"));
+      Objects.requireNonNull(value, "router");
+      return new Source(stats, publisher, () -> value);
+    }
+
+    /**
+     * Returns a source that also reads an embedded router that starts later.
+     *
+     * @param current answers the process's embedded router, or null while it has none; asked at
+     *     every snapshot
+     * @return the new source; its snapshots lack {@link ClientStats#routing()} while {@code
+     *     current} answers null
+     */
+    public Source router(Supplier<? extends EmbeddedRouter> current) {
+      return new Source(stats, publisher, Objects.requireNonNull(current, "router"));
     }
 
     /**
      * Returns whether snapshots carry a report publisher's counters.
      *
-     * @return true when {@link #reports} was given one
+     * @return true when {@link #reports} was given one or a supplier of one (whose snapshots may
+     *     still lack them while it answers null)
      */
     public boolean hasReporting() {
       return publisher != null;
@@ -159,7 +190,7 @@ public record ClientStats(
     /**
      * Returns whether snapshots carry an embedded router's counters.
      *
-     * @return true when {@link #router} was given one
+     * @return true when {@link #router} was given one or a supplier of one
      */
     public boolean hasRouting() {
       return router != null;
@@ -172,23 +203,24 @@ public record ClientStats(
      */
     @Override
     public ClientStats get() {
+      ReportPublisher p = publisher == null ? null : publisher.get();
       Optional<Reporting> reporting =
-          publisher == null
+          p == null
               ? Optional.empty()
               : Optional.of(
                   new Reporting(
-                      publisher.sent(),
-                      publisher.dropped(),
-                      publisher.batches(),
-                      publisher.failedBatches(),
-                      publisher.buffered(),
-                      publisher.blocked(),
-                      publisher.identityRefused()));
+                      p.sent(),
+                      p.dropped(),
+                      p.batches(),
+                      p.failedBatches(),
+                      p.buffered(),
+                      p.blocked(),
+                      p.identityRefused()));
+      EmbeddedRouter r = router == null ? null : router.get();
       Optional<Routing> routing =
-          router == null
+          r == null
               ? Optional.empty()
-              : Optional.of(
-                  new Routing(router.failures(), router.consuming(), router.ingestStats()));
+              : Optional.of(new Routing(r.failures(), r.consuming(), r.ingestStats()));
       return new ClientStats(
           stats.published(),
           stats.routerFailures(),

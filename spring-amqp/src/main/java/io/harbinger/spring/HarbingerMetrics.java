@@ -1,17 +1,21 @@
 package io.harbinger.spring;
 
-import io.harbinger.rabbit.AdapterStats;
-import io.harbinger.rabbit.ReportPublisher;
+import io.harbinger.micrometer.HarbingerClientMetrics;
+import io.harbinger.rabbit.ClientStats;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import java.util.function.ToDoubleFunction;
 
 /**
- * Harbinger's meters, bound to the application's Micrometer registry when it has one: publishes,
- * default-level fallbacks, reports and their drops, untimed batches and the router's state. No
+ * Harbinger's meters, bound to the application's Micrometer registry when it has one: the client
+ * meters every Harbinger client has ({@link HarbingerClientMetrics}, {@code harbinger.client.*},
+ * over the runtime's {@link ClientStats}), and three that only the Spring integration counts. No
  * meter carries a key or a job type as a tag (their number is unbounded).
+ *
+ * <p>The report publisher and the embedded router start at the application's first connection,
+ * after the registry binds its meters, so their meters read them through suppliers and show 0 until
+ * they run.
  *
  * <p>Thread-safe: every meter reads a counter when scraped.
  */
@@ -25,62 +29,35 @@ final class HarbingerMetrics implements MeterBinder {
     this.advice = advice;
   }
 
+  /**
+   * Returns the runtime's client counters as the client meters read them.
+   *
+   * @return a source over the runtime's channel counters, report publisher and, with the embedded
+   *     router, that router
+   */
+  ClientStats.Source source() {
+    ClientStats.Source source =
+        ClientStats.source(runtime.stats()).reports(runtime::reportPublisher);
+    return runtime.routerSource().embedded() == null
+        ? source
+        : source.router(runtime::embeddedRouter);
+  }
+
   @Override
   public void bindTo(MeterRegistry registry) {
-    AdapterStats stats = runtime.stats();
-    counter(registry, "harbinger.published", "Messages stamped", s -> s.published(), stats);
-    FunctionCounter.builder("harbinger.fallbacks", stats, s -> s.routerFailures())
-        .tag("reason", "router_failure")
-        .description("Messages sent at the default level")
-        .register(registry);
-    FunctionCounter.builder("harbinger.fallbacks", stats, s -> s.routerAbsent())
-        .tag("reason", "no_router")
-        .description("Messages sent at the default level")
-        .register(registry);
-    FunctionCounter.builder("harbinger.fallbacks", stats, s -> s.invalidLevels())
-        .tag("reason", "invalid_level")
-        .description("Messages sent at the default level")
-        .register(registry);
-    counter(
-        registry,
-        "harbinger.user.id.replaced",
-        "Foreign user-ids replaced",
-        s -> s.userIdReplaced(),
-        stats);
-    counter(registry, "harbinger.reports", "Duration reports made", s -> s.reports(), stats);
-    counter(registry, "harbinger.reports.censored", "Censored reports", s -> s.censored(), stats);
-    counter(
-        registry,
-        "harbinger.settles.unmatched",
-        "Settlements of untracked deliveries",
-        s -> s.unmatchedSettles(),
-        stats);
-    counter(
-        registry,
-        "harbinger.stamps.unreadable",
-        "Deliveries whose x-harbinger stamp could not be read (processed at unknown level)",
-        s -> s.unreadableStamps(),
-        stats);
-    counter(
-        registry,
-        "harbinger.prefetch.warnings",
-        "Prefetch warnings logged",
-        s -> s.prefetchWarnings(),
-        stats);
+    new HarbingerClientMetrics(source()).bindTo(registry);
     FunctionCounter.builder(
-            "harbinger.reports.dropped",
-            runtime,
-            r -> {
-              ReportPublisher p = r.reportPublisher();
-              return r.reportsWithoutPublisher() + (p == null ? 0 : p.dropped());
-            })
-        .description("Reports dropped: no connection, buffer full, or a failed batch")
+            "harbinger.client.reports.unsent", runtime, r -> r.reportsWithoutPublisher())
+        .description(
+            "Reports dropped because no report publisher ran (before the first connection, or it"
+                + " could not start)")
         .register(registry);
-    FunctionCounter.builder("harbinger.listener.batches.untimed", advice, a -> a.untimedBatches())
+    FunctionCounter.builder(
+            "harbinger.client.listener.batches.untimed", advice, a -> a.untimedBatches())
         .description("Batch-listener invocations not reported")
         .register(registry);
     Gauge.builder(
-            "harbinger.router.connected",
+            "harbinger.client.router.connected",
             runtime,
             r ->
                 r.routerSource().router() != null && r.routerSource().connected().getAsBoolean()
@@ -88,14 +65,5 @@ final class HarbingerMetrics implements MeterBinder {
                     : 0)
         .description("1 while the router has levels to give")
         .register(registry);
-  }
-
-  private static void counter(
-      MeterRegistry registry,
-      String name,
-      String description,
-      ToDoubleFunction<AdapterStats> f,
-      AdapterStats stats) {
-    FunctionCounter.builder(name, stats, f).description(description).register(registry);
   }
 }

@@ -147,6 +147,16 @@ public final class HarbingerRuntime implements ConnectionListener, DisposableBea
   }
 
   /**
+   * Returns the embedded router learning from the reports exchange.
+   *
+   * @return the router, on its own connection; null before the application's first connection, when
+   *     it could not start, and for other routers
+   */
+  EmbeddedRouter embeddedRouter() {
+    return learner;
+  }
+
+  /**
    * Returns the router's source: the router, its description and whether it is connected.
    *
    * @return the source

@@ -190,7 +190,7 @@ class SpringFailOpenIT {
       assertThat(
               context
                   .getBean(MeterRegistry.class)
-                  .get("harbinger.published")
+                  .get("harbinger.client.published")
                   .functionCounter()
                   .count())
           .isEqualTo(MESSAGES);

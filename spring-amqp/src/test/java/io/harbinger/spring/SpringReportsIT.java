@@ -13,6 +13,7 @@ import io.harbinger.proto.v1.Outcome;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -244,6 +245,18 @@ class SpringReportsIT {
                   .orElse(0L))
           .as("a failing listener teaches nothing")
           .isZero();
+      MeterRegistry meters = context.getBean(MeterRegistry.class);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () ->
+                  assertThat(meters.get("harbinger.client.reports.sent").functionCounter().count())
+                      .as("reports confirmed, read from the publisher started after binding")
+                      .isEqualTo(6 * PER_QUEUE));
+      assertThat(meters.get("harbinger.client.reports.unsent").functionCounter().count()).isZero();
+      assertThat(meters.get("harbinger.client.router.consuming").gauge().value()).isEqualTo(1);
+      assertThat(meters.get("harbinger.client.router.reports.learned").functionCounter().count())
+          .isGreaterThanOrEqualTo(4 * PER_QUEUE);
       // Spring's default prefetch (250) on five containers consuming Harbinger queues.
       assertThat(context.getBean(HarbingerRuntime.class).stats().prefetchWarnings()).isEqualTo(5);
       context.close();
