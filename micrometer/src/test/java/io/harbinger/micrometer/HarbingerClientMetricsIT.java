@@ -36,16 +36,7 @@ class HarbingerClientMetricsIT {
       new HarbingerClientMetrics(
               ClientStats.source(new AdapterStats()).reports(publisher).router(router))
           .bindTo(registry);
-      for (int i = 0; i < 5; i++) {
-        publisher.accept(
-            DurationReport.newBuilder()
-                .setProducer(broker.factory().getUsername())
-                .setJobType("metrics")
-                .setOutcome(Outcome.OUTCOME_ACK)
-                .setHandlerNanos(1_000_000)
-                .setPublishedLevel(-1)
-                .build());
-      }
+      sendAcks(publisher, broker, "metrics", 5);
 
       await()
           .atMost(Duration.ofSeconds(20))
@@ -90,16 +81,7 @@ class HarbingerClientMetricsIT {
             .flushInterval(Duration.ofMillis(20))
             .start()) {
       current.set(publisher);
-      for (int i = 0; i < 3; i++) {
-        publisher.accept(
-            DurationReport.newBuilder()
-                .setProducer(broker.factory().getUsername())
-                .setJobType("late")
-                .setOutcome(Outcome.OUTCOME_ACK)
-                .setHandlerNanos(1_000_000)
-                .setPublishedLevel(-1)
-                .build());
-      }
+      sendAcks(publisher, broker, "late", 3);
       await()
           .atMost(Duration.ofSeconds(20))
           .until(
@@ -116,6 +98,21 @@ class HarbingerClientMetricsIT {
           var ch = c.createChannel()) {
         ch.exchangeDelete(exchange);
       }
+    }
+  }
+
+  /** Hands the publisher {@code n} acknowledged 1 ms reports of one job type. */
+  private static void sendAcks(
+      ReportPublisher publisher, TestBroker broker, String jobType, int n) {
+    for (int i = 0; i < n; i++) {
+      publisher.accept(
+          DurationReport.newBuilder()
+              .setProducer(broker.factory().getUsername())
+              .setJobType(jobType)
+              .setOutcome(Outcome.OUTCOME_ACK)
+              .setHandlerNanos(1_000_000)
+              .setPublishedLevel(-1)
+              .build());
     }
   }
 }
