@@ -17,6 +17,7 @@ import io.harbinger.scheduler.LevelArbiter;
 import io.harbinger.scheduler.SchedulerConfig;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -45,13 +46,15 @@ import org.slf4j.LoggerFactory;
  * level per pass, none into a level that is behind).
  *
  * <p>Only the heads of the lanes are here, so a lane that holds nothing may merely have its next
- * delivery in flight (RabbitMQ sends it after the previous acknowledgement). Such a lane (it
- * delivered, or had a delivery settled, within the anticipation, 20 ms by default, and has credit)
- * counts as non-empty for selection: when the selector would serve it, the dispatcher waits for it
- * up to the anticipation instead of handing over work of a level served later; and it keeps its
+ * delivery in flight: a lane whose credit was used up (its held and unsettled deliveries reached
+ * the lane prefetch) has more at RabbitMQ than this consumer could take, and a settlement lets
+ * RabbitMQ send the next. Such a lane counts as non-empty for selection until its next delivery
+ * arrives or the anticipation (20 ms by default) passes: when the selector would serve it, the
+ * dispatcher waits for it instead of handing over work of a level served later; and it keeps its
  * virtual clock (the selector is told a level became active only when its lane had been taken for
- * empty). Without this, a short lane would look empty between its deliveries and long work would
- * run in its place.
+ * empty). Without this, a short lane with a backlog would look empty between its deliveries and
+ * long work would run in its place. A settlement on a lane that still had credit expects nothing:
+ * RabbitMQ would have sent what it had, so waiting would only idle a worker.
  *
  * <p>Delivery tags, acknowledgements, nacks and requeues pass through unchanged: RabbitMQ returns a
  * requeued message to its own lane. With automatic acknowledgement on the application's side, the
@@ -87,7 +90,7 @@ final class LanesConsumer {
   private final int[] heldPerLane;
   private final int[] handedPerLane;
   private final long[] expectUntilNanos;
-  private final boolean[] maybeNonEmpty;
+  private final int[] expectedPerLane;
   private final LevelArbiter arbiter;
   private final Aging aging;
   private final HeldDeliveries held;
@@ -131,7 +134,8 @@ final class LanesConsumer {
     this.heldPerLane = new int[layout.levels()];
     this.handedPerLane = new int[layout.levels()];
     this.expectUntilNanos = new long[layout.levels()];
-    this.maybeNonEmpty = new boolean[layout.levels()];
+    this.expectedPerLane = new int[layout.levels()];
+    Arrays.fill(expectUntilNanos, ticker.nanos());
     this.arbiter = new LevelArbiter(layout.levels(), config.newSelector());
     this.aging = config.newAging();
     this.held = new HeldDeliveries(layout.levels(), this::levelFilled);
@@ -300,33 +304,49 @@ final class LanesConsumer {
   private void completed(LaneJob job, long nowNanos) {
     arbiter.finished(job.pulledLevel, nowNanos - job.handedNanos);
     if (job.generation == generation) {
+      boolean blocked = creditUsedUp(job.lane, nowNanos);
       handedPerLane[job.lane]--;
-      if (maybeNonEmpty[job.lane]) {
-        // RabbitMQ may now send this lane's next message.
-        expectUntilNanos[job.lane] = nowNanos + anticipationNanos;
+      if (blocked) {
+        expectNext(job.lane, nowNanos);
       }
     }
   }
 
   /**
-   * Returns the lanes that hold nothing here but are likely not empty at RabbitMQ and have credit
-   * for another delivery: they delivered, or had a delivery settled, within the anticipation. Under
-   * the lock.
+   * Returns whether a lane's held, unsettled and expected deliveries fill its prefetch, so that
+   * RabbitMQ holds back what else the lane has. Under the lock.
+   */
+  private boolean creditUsedUp(int lane, long nowNanos) {
+    return lanePrefetch > 0
+        && heldPerLane[lane] + handedPerLane[lane] + inFlight(lane, nowNanos) >= lanePrefetch;
+  }
+
+  /**
+   * Returns how many deliveries a lane is expected to send: one per settlement of its used-up
+   * credit, until they arrive or the anticipation passes. Under the lock.
+   */
+  private int inFlight(int lane, long nowNanos) {
+    return expectUntilNanos[lane] - nowNanos > 0 ? expectedPerLane[lane] : 0;
+  }
+
+  /** Expects one more delivery of a credit-blocked lane within the anticipation. Under the lock. */
+  private void expectNext(int lane, long nowNanos) {
+    if (anticipationNanos > 0) {
+      expectedPerLane[lane] = inFlight(lane, nowNanos) + 1;
+      expectUntilNanos[lane] = nowNanos + anticipationNanos;
+    }
+  }
+
+  /**
+   * Returns the lanes that hold nothing here but whose next delivery is expected: a settlement
+   * freed their used-up credit within the anticipation, and what it let RabbitMQ send has not all
+   * arrived. Under the lock.
    */
   private int expectedMask(long nowNanos) {
     int mask = 0;
     for (int lane = 0; lane < heldPerLane.length; lane++) {
-      if (heldPerLane[lane] > 0 || !maybeNonEmpty[lane]) {
-        continue;
-      }
-      if (lanePrefetch > 0 && handedPerLane[lane] >= lanePrefetch) {
-        continue;
-      }
-      if (expectUntilNanos[lane] - nowNanos > 0) {
+      if (heldPerLane[lane] == 0 && inFlight(lane, nowNanos) > 0) {
         mask |= 1 << lane;
-      } else {
-        // Nothing came within the anticipation: take the lane for empty until it delivers.
-        maybeNonEmpty[lane] = false;
       }
     }
     return mask;
@@ -338,7 +358,7 @@ final class LanesConsumer {
    * is merely in flight keeps its place (an idle level banks no credit, a busy one loses none).
    */
   private void levelFilled(int level) {
-    if (!maybeNonEmpty[level]) {
+    if (inFlight(level, ticker.nanos()) == 0) {
       arbiter.activated(level);
     }
   }
@@ -368,9 +388,9 @@ final class LanesConsumer {
   }
 
   private void dropHeld() {
-    java.util.Arrays.fill(heldPerLane, 0);
-    java.util.Arrays.fill(handedPerLane, 0);
-    java.util.Arrays.fill(maybeNonEmpty, false);
+    Arrays.fill(heldPerLane, 0);
+    Arrays.fill(handedPerLane, 0);
+    Arrays.fill(expectedPerLane, 0);
     int dropped = held.clear();
     if (dropped > 0) {
       Counters.laneHeldChanged(stats, -dropped);
@@ -419,15 +439,16 @@ final class LanesConsumer {
           wakeup.await(waitNanos, TimeUnit.NANOSECONDS);
         }
         Counters.laneHeldChanged(stats, -1);
+        boolean blocked = creditUsedUp(job.lane, ticker.nanos());
         heldPerLane[job.lane]--;
         job.handedNanos = ticker.nanos();
         Counters.laneHandedOff(stats, job.handedNanos - job.receivedNanos);
         if (!autoAck) {
           handed.put(job.envelope.getDeliveryTag(), job);
           handedPerLane[job.lane]++;
-        } else if (maybeNonEmpty[job.lane]) {
+        } else if (blocked) {
           // Acknowledged at hand-off: RabbitMQ may now send this lane's next message.
-          expectUntilNanos[job.lane] = job.handedNanos + anticipationNanos;
+          expectNext(job.lane, job.handedNanos);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -588,8 +609,10 @@ final class LanesConsumer {
         held.add(new LaneJob(level, envelope, properties, body, now, generation));
         Counters.laneHeldChanged(stats, 1);
         heldPerLane[level]++;
-        maybeNonEmpty[level] = true;
-        expectUntilNanos[level] = now + anticipationNanos;
+        if (expectedPerLane[level] > 0) {
+          // One of the deliveries the lane was expected to send has come.
+          expectedPerLane[level]--;
+        }
         wakeup.signalAll();
       } finally {
         lock.unlock();
