@@ -13,6 +13,7 @@ import io.harbinger.experiments.workload.Calibration;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.KernelCalibration;
 import io.harbinger.experiments.workload.MessageRecord;
+import io.harbinger.experiments.workload.Regime;
 import io.harbinger.experiments.workload.RunRecord;
 import io.harbinger.experiments.workload.RunRecords;
 import io.harbinger.experiments.workload.Sleeper;
@@ -141,6 +142,14 @@ public final class BenchCommand implements Callable<Integer> {
   private String webhooks;
 
   @Option(
+      names = "--regime",
+      description =
+          "What changes in the last 30%% of the arrivals: shift (the reference's cost shift) or"
+              + " inversion (the shift, and generate_invoice turns long while send_order_email"
+              + " turns short). Default: shift.")
+  private String regime;
+
+  @Option(
       names = "--out",
       description = "Output directory (default: experiments/results/bench/<profile>-<date>).")
   private Path out;
@@ -216,6 +225,7 @@ public final class BenchCommand implements Callable<Integer> {
       double timeScale,
       Duration drain,
       Webhooks webhooks,
+      Regime regime,
       KernelCalibration kernels,
       boolean resumed,
       Path out,
@@ -224,7 +234,7 @@ public final class BenchCommand implements Callable<Integer> {
     /** Returns what every run of the plan shares, as saved beside the runs. */
     SavedPlan saved() {
       return new SavedPlan(
-          handlers, arrivalSeconds, rateScale, timeScale, drain, webhooks, kernels);
+          handlers, arrivalSeconds, rateScale, timeScale, drain, webhooks, regime, kernels);
     }
   }
 
@@ -306,6 +316,14 @@ public final class BenchCommand implements Callable<Integer> {
             Webhooks.FAILING,
             Webhooks::wireName,
             dir);
+    Regime shiftedPhase =
+        pick(
+            "--regime",
+            regime == null ? null : Regime.fromWireName(regime),
+            saved.map(SavedPlan::regime),
+            Regime.SHIFT,
+            Regime::wireName,
+            dir);
     KernelCalibration kernels = saved.map(SavedPlan::kernels).orElseGet(() -> kernels(mode));
     Double profileRate = Double.isNaN(p.rateScale()) ? null : p.rateScale();
     double rate =
@@ -317,7 +335,8 @@ public final class BenchCommand implements Callable<Integer> {
             d -> d,
             dir);
     // Checks time scale, arrival window and rate scale with WorkloadConfig's own messages.
-    WorkloadConfig check = new WorkloadConfig(seedList.get(0), arrival, rate, scale, variant);
+    WorkloadConfig check =
+        new WorkloadConfig(seedList.get(0), arrival, rate, scale, variant, shiftedPhase);
     return new Plan(
         p,
         armNames,
@@ -328,6 +347,7 @@ public final class BenchCommand implements Callable<Integer> {
         check.timeScale(),
         drain,
         variant,
+        shiftedPhase,
         kernels,
         saved.isPresent(),
         dir,
@@ -375,7 +395,8 @@ public final class BenchCommand implements Callable<Integer> {
    * @return seed 1, 10 s of arrivals at rate scale 0.5, at the plan's time scale
    */
   static WorkloadConfig warmupConfig(Plan plan) {
-    return new WorkloadConfig(WARMUP_SEED, 10, 0.5, plan.timeScale(), plan.webhooks());
+    return new WorkloadConfig(
+        WARMUP_SEED, 10, 0.5, plan.timeScale(), plan.webhooks(), plan.regime());
   }
 
   private static double calibratedRateScale(KernelCalibration kernels) {
@@ -684,6 +705,7 @@ public final class BenchCommand implements Callable<Integer> {
         .append('\n');
     b.append("handlers: ").append(plan.handlers().wireName()).append('\n');
     b.append("webhooks: ").append(plan.webhooks().wireName()).append('\n');
+    b.append("regime: ").append(plan.regime().wireName()).append('\n');
     b.append(String.format(Locale.ROOT, "arrival_seconds: %.1f%n", plan.arrivalSeconds()));
     b.append(String.format(Locale.ROOT, "rate_scale: %.4f%n", plan.rateScale()));
     b.append(String.format(Locale.ROOT, "time_scale: %.2f%n", plan.timeScale()));

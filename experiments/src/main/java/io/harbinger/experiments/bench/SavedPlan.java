@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.KernelCalibration;
+import io.harbinger.experiments.workload.Regime;
 import io.harbinger.experiments.workload.RunRecord;
 import io.harbinger.experiments.workload.RunRecords;
 import io.harbinger.experiments.workload.Webhooks;
@@ -23,7 +24,7 @@ import java.util.Optional;
 /**
  * What every run of a bench directory shares, saved as {@code plan.json} so that a later invocation
  * with the same {@code --out} resumes it: the handlers, the workload's window, rate and time scale,
- * the drain, the webhook variant, and the kernel costs its planned durations came from.
+ * the drain, the webhook variant, the regime, and the kernel costs its planned durations came from.
  *
  * <p>Example: a first {@code ./harbinger bench --profile full --handlers cpu --out DIR} measures
  * the kernels, calibrates the rate scale (say 2.02) and saves both; stopped after four of nine
@@ -42,6 +43,7 @@ import java.util.Optional;
  * @param timeScale the time scale
  * @param drain the drain bound
  * @param webhooks the webhook variant
+ * @param regime what changes in the shifted phase
  * @param kernels the kernel costs of the planned durations
  */
 record SavedPlan(
@@ -51,6 +53,7 @@ record SavedPlan(
     double timeScale,
     Duration drain,
     Webhooks webhooks,
+    Regime regime,
     KernelCalibration kernels) {
 
   /** The file in the output directory. */
@@ -68,6 +71,7 @@ record SavedPlan(
     Objects.requireNonNull(handlers, "handlers");
     Objects.requireNonNull(drain, "drain");
     Objects.requireNonNull(webhooks, "webhooks");
+    Objects.requireNonNull(regime, "regime");
     Objects.requireNonNull(kernels, "kernels");
     // Checks the ranges with WorkloadConfig's own messages.
     new WorkloadConfig(0, arrivalSeconds, rateScale, timeScale, webhooks);
@@ -80,7 +84,7 @@ record SavedPlan(
    * @return the configuration
    */
   WorkloadConfig workload(long seed) {
-    return new WorkloadConfig(seed, arrivalSeconds, rateScale, timeScale, webhooks);
+    return new WorkloadConfig(seed, arrivalSeconds, rateScale, timeScale, webhooks, regime);
   }
 
   /**
@@ -114,6 +118,9 @@ record SavedPlan(
               number(root, "time_scale"),
               Duration.ofMillis(field(root, "drain_millis").asLong()),
               Webhooks.fromWireName(field(root, "webhooks").asText()),
+              root.hasNonNull("regime")
+                  ? Regime.fromWireName(root.get("regime").asText())
+                  : Regime.SHIFT,
               new KernelCalibration(
                   number(k, "render_ms_per_kib"),
                   number(k, "invoice_ms_per_item"),
@@ -141,6 +148,7 @@ record SavedPlan(
     root.put("time_scale", timeScale);
     root.put("drain_millis", drain.toMillis());
     root.put("webhooks", webhooks.wireName());
+    root.put("regime", regime.wireName());
     ObjectNode k = root.putObject("kernels");
     k.put("render_ms_per_kib", kernels.renderMsPerKib());
     k.put("invoice_ms_per_item", kernels.invoiceMsPerItem());

@@ -4,8 +4,10 @@ import io.harbinger.experiments.analysis.RunMetrics;
 import io.harbinger.experiments.workload.Calibration;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.Job;
+import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.KernelCalibration;
 import io.harbinger.experiments.workload.MessageRecord;
+import io.harbinger.experiments.workload.Regime;
 import io.harbinger.experiments.workload.RunRecord;
 import io.harbinger.experiments.workload.Webhooks;
 import io.harbinger.experiments.workload.Workload;
@@ -70,6 +72,10 @@ public final class LevelsReplay implements Callable<Integer> {
   /** Workers, as in the bench. */
   static final int WORKERS = 4;
 
+  /** The job types whose recovery after the shift is printed: the shifted and inverted ones. */
+  private static final List<JobType> RECOVERING =
+      List.of(JobType.RESIZE_IMAGE, JobType.GENERATE_INVOICE, JobType.SEND_ORDER_EMAIL);
+
   @Option(names = "--seeds", split = ",", defaultValue = "11,22,33", description = "Seeds.")
   List<Long> seeds;
 
@@ -78,6 +84,14 @@ public final class LevelsReplay implements Callable<Integer> {
       defaultValue = "failing",
       description = "failing (the reference) or succeeding slow webhooks.")
   String webhooks;
+
+  @Option(
+      names = "--regime",
+      defaultValue = "shift",
+      description =
+          "shift (the reference's cost shift) or inversion (the shift, and generate_invoice turns"
+              + " long while send_order_email turns short); prints each predictive arm's recovery.")
+  String regime;
 
   @Option(
       names = "--arms",
@@ -433,20 +447,31 @@ public final class LevelsReplay implements Callable<Integer> {
       case "oracle-5" -> Placement.oracle(workload, 5);
       case "naive" -> Placement.naive(workload, 3);
       case "naive-5" -> Placement.naive(workload, 5);
-      case "predictive", "predictive-5" -> {
-        PredictorConfig.Builder b =
-            PredictorConfig.builder().levels(parts[0].equals("predictive") ? 3 : 5);
-        for (int i = 1; i < parts.length; i++) {
-          override(b, parts[i]);
-        }
-        yield Placement.predictive(b.build(), clock);
-      }
+      case "predictive", "predictive-5" -> Placement.predictive(predictorConfig(arm), clock);
       default ->
           throw new IllegalArgumentException(
               "arm must be fifo, oracle, oracle-5, naive, naive-5, predictive or predictive-5,"
                   + " with :NAME=VALUE overrides for the predictive arms: "
                   + arm);
     };
+  }
+
+  /**
+   * Returns the predictor configuration of a predictive arm: the defaults at its levels, with its
+   * {@code :NAME=VALUE} overrides.
+   *
+   * @param arm a {@code predictive} or {@code predictive-5} arm name
+   * @return the configuration
+   */
+  static PredictorConfig predictorConfig(String arm) {
+    int at = arm.indexOf('@');
+    String[] parts = (at < 0 ? arm : arm.substring(0, at)).split(":");
+    PredictorConfig.Builder b =
+        PredictorConfig.builder().levels(parts[0].equals("predictive-5") ? 5 : 3);
+    for (int i = 1; i < parts.length; i++) {
+      override(b, parts[i]);
+    }
+    return b.build();
   }
 
   /**
@@ -552,8 +577,10 @@ public final class LevelsReplay implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     Webhooks variant;
+    Regime shiftedPhase;
     try {
       variant = Webhooks.fromWireName(webhooks);
+      shiftedPhase = Regime.fromWireName(regime);
       Workload probe =
           Workload.generate(new WorkloadConfig(1, 10, 1, 1, variant), KernelCalibration.REFERENCE);
       for (String arm : arms) {
@@ -576,9 +603,10 @@ public final class LevelsReplay implements Callable<Integer> {
                 .rateScale();
     System.out.printf(
         Locale.ROOT,
-        "Replay: %s webhooks, %.0f s of arrivals, rate scale %.3f, %d workers, report delay %.0f"
-            + " ms, seeds %s%n%n",
+        "Replay: %s webhooks, %s regime, %.0f s of arrivals, rate scale %.3f, %d workers, report"
+            + " delay %.0f ms, seeds %s%n%n",
         variant.wireName(),
+        shiftedPhase.wireName(),
         arrivalSeconds,
         rate,
         WORKERS,
@@ -589,10 +617,11 @@ public final class LevelsReplay implements Callable<Integer> {
             + " reasons |");
     System.out.println("|---|---:|---:|---:|---:|---:|---|");
     double[][] sums = new double[arms.size()][5];
+    List<String> recoveries = new ArrayList<>();
     for (long seed : seeds) {
       Workload w =
           Workload.generate(
-              new WorkloadConfig(seed, arrivalSeconds, rate, 1, variant),
+              new WorkloadConfig(seed, arrivalSeconds, rate, 1, variant, shiftedPhase),
               KernelCalibration.REFERENCE);
       RunMetrics fifo = null;
       for (int a = 0; a < arms.size(); a++) {
@@ -626,6 +655,25 @@ public final class LevelsReplay implements Callable<Integer> {
             export,
             m.shortClass().p50Millis(),
             log.summary().get("decisions.reasons"));
+        if (arm.startsWith("predictive")) {
+          double keyDecay = predictorConfig(arm).keyDecay();
+          for (JobType type : RECOVERING) {
+            Recovery r = Recovery.of(log, type, keyDecay, rate);
+            if (r != null) {
+              recoveries.add(
+                  String.format(
+                      Locale.ROOT,
+                      "| %s seed %d | %s | %d | %d | %s | %s |",
+                      arm,
+                      seed,
+                      type.wireName(),
+                      r.before(),
+                      r.settled(),
+                      r.moved() ? String.format(Locale.ROOT, "%.1f", r.seconds()) : "did not move",
+                      r.moved() ? String.format(Locale.ROOT, "%.2f", r.halfLives()) : "-"));
+            }
+          }
+        }
         if (decisions != null) {
           log.write(
               decisions.resolve(arm.replace(':', '_') + "-seed" + seed), arm + " seed " + seed);
@@ -662,6 +710,20 @@ public final class LevelsReplay implements Callable<Integer> {
     }
     if (tsv != null) {
       java.nio.file.Files.writeString(tsv, table.toString());
+    }
+    if (!recoveries.isEmpty()) {
+      System.out.println();
+      System.out.printf(
+          Locale.ROOT,
+          "Recovery after the shift: the level most of a type's messages had before it and at the"
+              + " end of the phase, and the time from the phase's first message of the type until"
+              + " every later window of %d holds %.0f%% at the final level (in the key's"
+              + " half-lives)%n%n",
+          Recovery.WINDOW,
+          100 * Recovery.SETTLED_SHARE);
+      System.out.println("| arm | job type | level before | level after | seconds | half-lives |");
+      System.out.println("|---|---|---:|---:|---:|---:|");
+      recoveries.forEach(System.out::println);
     }
     return 0;
   }

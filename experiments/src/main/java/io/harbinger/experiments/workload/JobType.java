@@ -199,12 +199,26 @@ public enum JobType {
    * @return the drawn units and sleeps
    */
   Draw draw(SplittableRandom random, Phase phase, Webhooks webhooks) {
+    return draw(random, phase, webhooks, Regime.SHIFT);
+  }
+
+  /**
+   * Draws one job's cost.
+   *
+   * @param random the type's stream
+   * @param phase the phase the job arrives in
+   * @param webhooks what slow webhook attempts do
+   * @param regime what changes in the shifted phase
+   * @return the drawn units and sleeps
+   */
+  Draw draw(SplittableRandom random, Phase phase, Webhooks webhooks, Regime regime) {
     boolean shifted = phase == Phase.SHIFTED;
+    boolean inverted = shifted && regime == Regime.INVERSION;
     return switch (this) {
-      case SEND_ORDER_EMAIL -> new Draw(24, lognormal(random, 35, 0.5), 0);
+      case SEND_ORDER_EMAIL -> new Draw(24, lognormal(random, inverted ? 3.5 : 35, 0.5), 0);
       case GENERATE_INVOICE -> {
         long items = Math.clamp(Math.round(lognormal(random, 12, 0.9)), 1, 400);
-        yield new Draw(items, lognormal(random, 4, 0.3), 0);
+        yield new Draw(items, lognormal(random, inverted ? 40 : 4, 0.3), 0);
       }
       case RESERVE_INVENTORY -> new Draw(0, lognormal(random, 6, 0.4), 0);
       case RESIZE_IMAGE -> {

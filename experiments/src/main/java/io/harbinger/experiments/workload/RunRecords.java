@@ -28,7 +28,7 @@ import java.util.TreeMap;
  * <pre>{@code
  * {"format": "harbinger-run-v1", "arm": "fifo", "seed": 11, "handlers": "cpu",
  *  "arrival_seconds": 300.0, "rate_scale": 1.8, "time_scale": 1.0, "webhooks": "failing",
- *  "submit_errors": 0, "messages": 34956, "attributes": {"broker": "rabbitmq 3.10.8"}}
+ *  "regime": "shift", "submit_errors": 0, "messages": 34956, "attributes": {"broker": "rabbitmq 3.10.8"}}
  * }</pre>
  *
  * <p>{@code messages.tsv} has the header {@value #HEADER_TEXT} (tab-separated): the columns of
@@ -36,7 +36,7 @@ import java.util.TreeMap;
  * completed}, {@code dead_lettered} or {@code lost}); absent times are {@code -1}.
  *
  * <p>A {@code run.json} without {@code webhooks} was written before the variant existed and is read
- * as {@code failing}.
+ * as {@code failing}; one without {@code regime}, as {@code shift}.
  *
  * <p>Reading checks everything and names the file, line and column of the first problem.
  */
@@ -78,6 +78,7 @@ public final class RunRecords {
     root.put("rate_scale", run.config().rateScale());
     root.put("time_scale", run.config().timeScale());
     root.put("webhooks", run.config().webhooks().wireName());
+    root.put("regime", run.config().regime().wireName());
     root.put("submit_errors", run.submitErrors());
     root.put("messages", run.messages().size());
     ObjectNode attributes = root.putObject("attributes");
@@ -151,7 +152,10 @@ public final class RunRecords {
               number(root, "time_scale", runFile),
               root.hasNonNull("webhooks")
                   ? Webhooks.fromWireName(text(root, "webhooks", runFile))
-                  : Webhooks.FAILING);
+                  : Webhooks.FAILING,
+              root.hasNonNull("regime")
+                  ? Regime.fromWireName(text(root, "regime", runFile))
+                  : Regime.SHIFT);
       long submitErrors = integer(root, "submit_errors", runFile);
       long expected = integer(root, "messages", runFile);
       Map<String, String> attributes = new TreeMap<>();

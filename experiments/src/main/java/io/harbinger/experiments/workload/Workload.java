@@ -64,7 +64,9 @@ public record Workload(WorkloadConfig config, KernelCalibration calibration, Lis
         Phase phase = Phase.at(t / config.arrivalSeconds());
         double keep = type.ratePerSecond(phase, config.rateScale()) / max;
         if (arrivals.nextDouble() < keep) {
-          pending.add(new Pending(t, type, phase, type.draw(costs, phase, config.webhooks())));
+          pending.add(
+              new Pending(
+                  t, type, phase, type.draw(costs, phase, config.webhooks(), config.regime())));
         }
       }
     }

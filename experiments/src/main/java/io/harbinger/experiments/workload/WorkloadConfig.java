@@ -12,9 +12,15 @@ import java.util.Objects;
  * @param timeScale the compression of the whole run, in [1, 1000]: arrival times, sleeps and CPU
  *     units are divided by it (1 = real time, 10 = a 300 s run in 30 s)
  * @param webhooks whether the slow webhook attempts fail (the reference) or succeed
+ * @param regime what changes in the shifted phase: the reference's cost shift, or an inversion too
  */
 public record WorkloadConfig(
-    long seed, double arrivalSeconds, double rateScale, double timeScale, Webhooks webhooks) {
+    long seed,
+    double arrivalSeconds,
+    double rateScale,
+    double timeScale,
+    Webhooks webhooks,
+    Regime regime) {
 
   /** The reference arrival window. */
   public static final double DEFAULT_ARRIVAL_SECONDS = 300;
@@ -25,6 +31,7 @@ public record WorkloadConfig(
   /** Checks the ranges. */
   public WorkloadConfig {
     Objects.requireNonNull(webhooks, "webhooks");
+    Objects.requireNonNull(regime, "regime");
     if (!(arrivalSeconds >= 1 && arrivalSeconds <= 86_400)) {
       throw new IllegalArgumentException("arrivalSeconds must be in [1, 86400]: " + arrivalSeconds);
     }
@@ -37,7 +44,21 @@ public record WorkloadConfig(
   }
 
   /**
-   * Creates a configuration with the reference's failing slow webhooks.
+   * Creates a configuration with the reference's cost shift.
+   *
+   * @param seed the seed
+   * @param arrivalSeconds the arrival window before time scaling, in [1, 86,400]
+   * @param rateScale the multiplier on every base rate, in (0, 100]
+   * @param timeScale the compression of the whole run, in [1, 1000]
+   * @param webhooks what slow webhook attempts do
+   */
+  public WorkloadConfig(
+      long seed, double arrivalSeconds, double rateScale, double timeScale, Webhooks webhooks) {
+    this(seed, arrivalSeconds, rateScale, timeScale, webhooks, Regime.SHIFT);
+  }
+
+  /**
+   * Creates a configuration with the reference's failing slow webhooks and cost shift.
    *
    * @param seed the seed
    * @param arrivalSeconds the arrival window before time scaling, in [1, 86,400]
@@ -65,7 +86,7 @@ public record WorkloadConfig(
    * @return the new configuration
    */
   public WorkloadConfig withRateScale(double newRateScale) {
-    return new WorkloadConfig(seed, arrivalSeconds, newRateScale, timeScale, webhooks);
+    return new WorkloadConfig(seed, arrivalSeconds, newRateScale, timeScale, webhooks, regime);
   }
 
   /**
@@ -75,7 +96,7 @@ public record WorkloadConfig(
    * @return the new configuration
    */
   public WorkloadConfig withTimeScale(double newTimeScale) {
-    return new WorkloadConfig(seed, arrivalSeconds, rateScale, newTimeScale, webhooks);
+    return new WorkloadConfig(seed, arrivalSeconds, rateScale, newTimeScale, webhooks, regime);
   }
 
   /**
@@ -85,7 +106,17 @@ public record WorkloadConfig(
    * @return the new configuration
    */
   public WorkloadConfig withWebhooks(Webhooks newWebhooks) {
-    return new WorkloadConfig(seed, arrivalSeconds, rateScale, timeScale, newWebhooks);
+    return new WorkloadConfig(seed, arrivalSeconds, rateScale, timeScale, newWebhooks, regime);
+  }
+
+  /**
+   * Returns a copy with another regime.
+   *
+   * @param newRegime what changes in the shifted phase
+   * @return the new configuration
+   */
+  public WorkloadConfig withRegime(Regime newRegime) {
+    return new WorkloadConfig(seed, arrivalSeconds, rateScale, timeScale, webhooks, newRegime);
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.harbinger.experiments.stats.Criterion;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.KernelCalibration;
+import io.harbinger.experiments.workload.Regime;
 import io.harbinger.experiments.workload.Webhooks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -89,6 +90,7 @@ class BenchCommandTest {
             1,
             java.time.Duration.ofSeconds(90),
             Webhooks.SUCCEEDING,
+            Regime.INVERSION,
             kernels)
         .write(dir);
 
@@ -101,9 +103,13 @@ class BenchCommandTest {
     assertThat(plan.timeScale()).isEqualTo(1);
     assertThat(plan.arrivalSeconds()).isEqualTo(120);
     assertThat(plan.webhooks()).isEqualTo(Webhooks.SUCCEEDING);
+    assertThat(plan.regime()).isEqualTo(Regime.INVERSION);
     assertThat(plan.saved()).isEqualTo(SavedPlan.read(dir).orElseThrow());
     assertThatThrownBy(() -> plan("--handlers", "sleep", "--out", dir.toString()))
         .hasMessageStartingWith("--handlers sleep differs from the cpu of the runs already in ");
+    assertThatThrownBy(() -> plan("--regime", "shift", "--out", dir.toString()))
+        .hasMessageStartingWith(
+            "--regime shift differs from the inversion of the runs already in ");
   }
 
   @Test

@@ -88,6 +88,33 @@ class RunRecordsTest {
   }
 
   @Test
+  void writeThenRead_keepsTheRegimeAndReadsOldRunsAsTheShift() throws IOException {
+    RunRecord run = sample();
+    RunRecord inverted =
+        new RunRecord(
+            run.arm(),
+            run.seed(),
+            run.handlers(),
+            run.config().withRegime(Regime.INVERSION),
+            run.submitErrors(),
+            run.attributes(),
+            run.messages());
+    RunRecords.write(dir.resolve("inv"), inverted);
+    assertThat(RunRecords.read(dir.resolve("inv")).config().regime()).isEqualTo(Regime.INVERSION);
+    Path runJson = dir.resolve("inv").resolve(RunRecords.RUN_FILE);
+    Files.writeString(
+        runJson, Files.readString(runJson).replace("\"inversion\"", "\"upside-down\""));
+    assertThatThrownBy(() -> RunRecords.read(dir.resolve("inv")))
+        .hasMessageContaining(RunRecords.RUN_FILE)
+        .hasMessageContaining("regime must be shift or inversion: upside-down");
+    Files.writeString(
+        runJson,
+        Files.readString(runJson).replaceAll("\\s*\"regime\"\\s*:\\s*\"upside-down\",", ""));
+    assertThat(Files.readString(runJson)).doesNotContain("regime");
+    assertThat(RunRecords.read(dir.resolve("inv")).config().regime()).isEqualTo(Regime.SHIFT);
+  }
+
+  @Test
   void read_missingRunJson_saysSo() {
     assertThatThrownBy(() -> RunRecords.read(dir))
         .isInstanceOf(NoSuchFileException.class)

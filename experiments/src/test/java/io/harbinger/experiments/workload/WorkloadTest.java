@@ -325,4 +325,47 @@ class WorkloadTest {
     assertThatThrownBy(() -> Webhooks.fromWireName("flaky"))
         .hasMessage("webhooks must be failing or succeeding: flaky");
   }
+
+  @Test
+  void generate_inversion_turnsInvoicesLongAndEmailsShortInTheShiftedPhaseOnly() {
+    Workload inverted =
+        Workload.generate(
+            WorkloadConfig.reference(11).withRegime(Regime.INVERSION), KernelCalibration.REFERENCE);
+    assertThat(inverted.jobs()).hasSameSizeAs(seed11.jobs());
+    double[] work = new double[2];
+    double[][] shiftedSleep = new double[2][2];
+    for (int i = 0; i < seed11.jobs().size(); i++) {
+      Job reference = seed11.jobs().get(i);
+      Job other = inverted.jobs().get(i);
+      assertThat(other.arrivalNanos()).isEqualTo(reference.arrivalNanos());
+      assertThat(other.type()).isEqualTo(reference.type());
+      assertThat(other.phase()).isEqualTo(reference.phase());
+      assertThat(other.units()).isEqualTo(reference.units());
+      assertThat(other.cpuMillis()).isEqualTo(reference.cpuMillis());
+      work[0] += reference.plannedMillis();
+      work[1] += other.plannedMillis();
+      boolean swapped =
+          reference.phase() == Phase.SHIFTED
+              && (reference.type() == JobType.GENERATE_INVOICE
+                  || reference.type() == JobType.SEND_ORDER_EMAIL);
+      if (!swapped) {
+        assertThat(other.sleepMillis()).isEqualTo(reference.sleepMillis());
+      } else {
+        int t = reference.type() == JobType.GENERATE_INVOICE ? 0 : 1;
+        shiftedSleep[t][0] += reference.sleepMillis();
+        shiftedSleep[t][1] += other.sleepMillis();
+        // The same random draw, its median scaled.
+        assertThat(other.sleepMillis() / reference.sleepMillis())
+            .isCloseTo(t == 0 ? 10 : 0.1, within(1e-9));
+      }
+    }
+    // Invoices now wait longer than emails did before the shift, and emails less than invoices.
+    assertThat(shiftedSleep[0][1]).isGreaterThan(shiftedSleep[1][1] * 5);
+    assertThat(shiftedSleep[0][1]).isGreaterThan(shiftedSleep[1][0]);
+    // The offered work stays within 2% of the reference's.
+    assertThat(work[1] / work[0]).isCloseTo(1.0, within(0.02));
+    assertThat(Regime.fromWireName("inversion")).isEqualTo(Regime.INVERSION);
+    assertThatThrownBy(() -> Regime.fromWireName("flip"))
+        .hasMessage("regime must be shift or inversion: flip");
+  }
 }

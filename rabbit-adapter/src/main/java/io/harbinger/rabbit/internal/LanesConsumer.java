@@ -47,14 +47,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Only the heads of the lanes are here, so a lane that holds nothing may merely have its next
  * delivery in flight: a lane whose credit was used up (its held and unsettled deliveries reached
- * the lane prefetch) has more at RabbitMQ than this consumer could take, and a settlement lets
+ * the lane prefetch) may have more at RabbitMQ than this consumer could take, and a settlement lets
  * RabbitMQ send the next. Such a lane counts as non-empty for selection until its next delivery
  * arrives or the anticipation (20 ms by default) passes: when the selector would serve it, the
  * dispatcher waits for it instead of handing over work of a level served later; and it keeps its
  * virtual clock (the selector is told a level became active only when its lane had been taken for
  * empty). Without this, a short lane with a backlog would look empty between its deliveries and
  * long work would run in its place. A settlement on a lane that still had credit expects nothing:
- * RabbitMQ would have sent what it had, so waiting would only idle a worker.
+ * RabbitMQ would have sent what it had, so waiting would only idle a worker. Nor does the consumer
+ * wait for a lane whose expected deliveries have lately not come ({@link LaneForecast}): with
+ * several consumers on a lane that is rarely backed up, another consumer takes what the freed
+ * credit would have brought.
  *
  * <p>Delivery tags, acknowledgements, nacks and requeues pass through unchanged: RabbitMQ returns a
  * requeued message to its own lane. With automatic acknowledgement on the application's side, the
@@ -91,6 +94,7 @@ final class LanesConsumer {
   private final int[] handedPerLane;
   private final long[] expectUntilNanos;
   private final int[] expectedPerLane;
+  private final LaneForecast forecast;
   private final LevelArbiter arbiter;
   private final Aging aging;
   private final HeldDeliveries held;
@@ -135,6 +139,8 @@ final class LanesConsumer {
     this.handedPerLane = new int[layout.levels()];
     this.expectUntilNanos = new long[layout.levels()];
     this.expectedPerLane = new int[layout.levels()];
+    this.forecast =
+        anticipationNanos > 0 ? new LaneForecast(layout.levels(), anticipationNanos) : null;
     Arrays.fill(expectUntilNanos, ticker.nanos());
     this.arbiter = new LevelArbiter(layout.levels(), config.newSelector());
     this.aging = config.newAging();
@@ -332,6 +338,7 @@ final class LanesConsumer {
   /** Expects one more delivery of a credit-blocked lane within the anticipation. Under the lock. */
   private void expectNext(int lane, long nowNanos) {
     if (anticipationNanos > 0) {
+      forecast.creditFreed(lane, nowNanos);
       expectedPerLane[lane] = inFlight(lane, nowNanos) + 1;
       expectUntilNanos[lane] = nowNanos + anticipationNanos;
     }
@@ -345,7 +352,9 @@ final class LanesConsumer {
   private int expectedMask(long nowNanos) {
     int mask = 0;
     for (int lane = 0; lane < heldPerLane.length; lane++) {
-      if (heldPerLane[lane] == 0 && inFlight(lane, nowNanos) > 0) {
+      if (heldPerLane[lane] == 0
+          && inFlight(lane, nowNanos) > 0
+          && forecast.worthWaiting(lane, nowNanos)) {
         mask |= 1 << lane;
       }
     }
@@ -391,6 +400,9 @@ final class LanesConsumer {
     Arrays.fill(heldPerLane, 0);
     Arrays.fill(handedPerLane, 0);
     Arrays.fill(expectedPerLane, 0);
+    if (forecast != null) {
+      forecast.reset();
+    }
     int dropped = held.clear();
     if (dropped > 0) {
       Counters.laneHeldChanged(stats, -dropped);
@@ -609,6 +621,9 @@ final class LanesConsumer {
         held.add(new LaneJob(level, envelope, properties, body, now, generation));
         Counters.laneHeldChanged(stats, 1);
         heldPerLane[level]++;
+        if (forecast != null) {
+          forecast.delivered(level, now);
+        }
         if (expectedPerLane[level] > 0) {
           // One of the deliveries the lane was expected to send has come.
           expectedPerLane[level]--;
