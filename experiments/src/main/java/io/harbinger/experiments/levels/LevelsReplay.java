@@ -72,10 +72,6 @@ public final class LevelsReplay implements Callable<Integer> {
   /** Workers, as in the bench. */
   static final int WORKERS = 4;
 
-  /** The job types whose recovery after the shift is printed: the shifted and inverted ones. */
-  private static final List<JobType> RECOVERING =
-      List.of(JobType.RESIZE_IMAGE, JobType.GENERATE_INVOICE, JobType.SEND_ORDER_EMAIL);
-
   @Option(names = "--seeds", split = ",", defaultValue = "11,22,33", description = "Seeds.")
   List<Long> seeds;
 
@@ -101,7 +97,7 @@ public final class LevelsReplay implements Callable<Integer> {
           "fifo, oracle, oracle-5, naive, naive-5, predictive, or predictive:NAME=VALUE:... with"
               + " PredictorConfig overrides (levels, maxSpreadRatio, minObservations, tierHysteresis,"
               + " boundaryHysteresis, pooledDecay, boundaryMinObservations, boundaryRefreshEvery,"
-              + " estimateQuantile, demoteUntrusted).")
+              + " estimateQuantile, demoteUntrusted, keyGuard, safeguard, borrowFromProducer).")
   List<String> arms;
 
   @Option(names = "--arrival-seconds", defaultValue = "300", description = "Arrival window.")
@@ -570,8 +566,19 @@ public final class LevelsReplay implements Callable<Integer> {
       case "boundaryRefreshEvery" -> b.boundaryRefreshEvery(Integer.parseInt(value));
       case "estimateQuantile" -> b.estimateQuantile(Double.parseDouble(value));
       case "demoteUntrusted" -> b.demoteUntrusted(Boolean.parseBoolean(value));
+      case "keyGuard" -> b.keyGuard(bool(name, value));
+      case "safeguard" -> b.safeguard(bool(name, value));
+      case "borrowFromProducer" -> b.borrowFromProducer(bool(name, value));
       default -> throw new IllegalArgumentException("unknown override: " + name);
     }
+  }
+
+  private static boolean bool(String name, String value) {
+    return switch (value) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException(name + " must be true or false: " + value);
+    };
   }
 
   @Override
@@ -657,20 +664,10 @@ public final class LevelsReplay implements Callable<Integer> {
             log.summary().get("decisions.reasons"));
         if (arm.startsWith("predictive")) {
           double keyDecay = predictorConfig(arm).keyDecay();
-          for (JobType type : RECOVERING) {
+          for (JobType type : RecoveryReport.TYPES) {
             Recovery r = Recovery.of(log, type, keyDecay, rate);
             if (r != null) {
-              recoveries.add(
-                  String.format(
-                      Locale.ROOT,
-                      "| %s seed %d | %s | %d | %d | %s | %s |",
-                      arm,
-                      seed,
-                      type.wireName(),
-                      r.before(),
-                      r.settled(),
-                      r.moved() ? String.format(Locale.ROOT, "%.1f", r.seconds()) : "did not move",
-                      r.moved() ? String.format(Locale.ROOT, "%.2f", r.halfLives()) : "-"));
+              recoveries.add(r.row(arm + " seed " + seed));
             }
           }
         }
@@ -713,16 +710,9 @@ public final class LevelsReplay implements Callable<Integer> {
     }
     if (!recoveries.isEmpty()) {
       System.out.println();
-      System.out.printf(
-          Locale.ROOT,
-          "Recovery after the shift: the level most of a type's messages had before it and at the"
-              + " end of the phase, and the time from the phase's first message of the type until"
-              + " every later window of %d holds %.0f%% at the final level (in the key's"
-              + " half-lives)%n%n",
-          Recovery.WINDOW,
-          100 * Recovery.SETTLED_SHARE);
-      System.out.println("| arm | job type | level before | level after | seconds | half-lives |");
-      System.out.println("|---|---|---:|---:|---:|---:|");
+      System.out.println("Recovery after the shift. " + Recovery.TABLE_NOTE);
+      System.out.println();
+      System.out.println(Recovery.TABLE_HEADER);
       recoveries.forEach(System.out::println);
     }
     return 0;

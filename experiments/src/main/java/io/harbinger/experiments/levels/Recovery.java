@@ -2,8 +2,14 @@ package io.harbinger.experiments.levels;
 
 import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.Phase;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -52,6 +58,44 @@ public record Recovery(JobType type, int before, int settled, double seconds, do
     return before >= 0 && settled != before;
   }
 
+  /** What the table of {@link #row} says, in one sentence for above it. */
+  public static final String TABLE_NOTE =
+      String.format(
+          Locale.ROOT,
+          "The level most of a type's messages had just before the shifted phase and at its end,"
+              + " and the time from the phase's first message of the type until every later window"
+              + " of %d of them holds %.0f%% at the final level, in seconds and in the key's"
+              + " half-lives.",
+          WINDOW,
+          100 * SETTLED_SHARE);
+
+  /** The header of the table {@link #row} gives rows of, in Markdown. */
+  public static final String TABLE_HEADER =
+      "| run | job type | level before | level after | seconds | half-lives |\n"
+          + "|---|---|---:|---:|---:|---:|";
+
+  /**
+   * Returns this recovery as a row of {@link #TABLE_HEADER}'s table.
+   *
+   * @param run the run's name
+   * @return the Markdown row
+   */
+  public String row(String run) {
+    return String.format(
+        Locale.ROOT,
+        "| %s | %s | %d | %d | %s | %s |",
+        run,
+        type.wireName(),
+        before,
+        settled,
+        !moved() ? "did not move" : Double.isNaN(seconds) ? "never settled" : fmt(seconds, 1),
+        moved() && !Double.isNaN(seconds) ? fmt(halfLives, 2) : "-");
+  }
+
+  private static String fmt(double v, int decimals) {
+    return String.format(Locale.ROOT, "%." + decimals + "f", v);
+  }
+
   /**
    * Measures one type's recovery in a run's decisions.
    *
@@ -64,22 +108,53 @@ public record Recovery(JobType type, int before, int settled, double seconds, do
    */
   public static Recovery of(DecisionLog log, JobType type, double keyDecay, double rateScale) {
     Objects.requireNonNull(log, "log");
+    List<Point> points = new ArrayList<>();
+    for (DecisionLog.Row row : log.rows()) {
+      points.add(new Point(row.job().type(), row.job().phase(), row.atSeconds(), row.level()));
+    }
+    return of(points, log.levels(), type, keyDecay, rateScale);
+  }
+
+  /**
+   * One published message, as a recovery is measured from it.
+   *
+   * @param type its job type
+   * @param phase the phase it arrived in
+   * @param atSeconds when it was placed
+   * @param level the level it was published at
+   */
+  public record Point(JobType type, Phase phase, double atSeconds, int level) {}
+
+  /**
+   * Measures one type's recovery in a run's published messages.
+   *
+   * @param points the run's messages, in any order
+   * @param levels the levels they fall in
+   * @param type the job type
+   * @param keyDecay the predictor's per-observation retention, in (0, 1)
+   * @param rateScale the run's rate scale, for the type's arrival rate in the shifted phase
+   * @return the recovery, or null when the phase has fewer than {@value #WINDOW} messages of the
+   *     type
+   */
+  public static Recovery of(
+      List<Point> points, int levels, JobType type, double keyDecay, double rateScale) {
+    Objects.requireNonNull(points, "points");
     if (!(keyDecay > 0 && keyDecay < 1)) {
       throw new IllegalArgumentException("keyDecay must be in (0, 1): " + keyDecay);
     }
-    List<DecisionLog.Row> earlier = new ArrayList<>();
-    List<DecisionLog.Row> shifted = new ArrayList<>();
-    for (DecisionLog.Row row : log.rows()) {
-      if (row.job().type() == type) {
-        (row.job().phase() == Phase.SHIFTED ? shifted : earlier).add(row);
+    List<Point> earlier = new ArrayList<>();
+    List<Point> shifted = new ArrayList<>();
+    for (Point p : points) {
+      if (p.type() == type) {
+        (p.phase() == Phase.SHIFTED ? shifted : earlier).add(p);
       }
     }
     if (shifted.size() < WINDOW) {
       return null;
     }
-    shifted.sort((a, b) -> Double.compare(a.atSeconds(), b.atSeconds()));
-    earlier.sort((a, b) -> Double.compare(a.atSeconds(), b.atSeconds()));
-    int levels = log.levels();
+    Comparator<Point> byTime = Comparator.comparingDouble(Point::atSeconds);
+    shifted.sort(byTime);
+    earlier.sort(byTime);
     int before =
         earlier.isEmpty()
             ? -1
@@ -108,10 +183,45 @@ public record Recovery(JobType type, int before, int settled, double seconds, do
     return new Recovery(type, before, settled, seconds, seconds / halfLifeSeconds);
   }
 
-  private static int mode(List<DecisionLog.Row> rows, int levels) {
+  /**
+   * Reads the published messages of a run's {@code decisions.tsv}.
+   *
+   * @param file the file
+   * @return the points
+   * @throws IOException naming the file and line of the first malformed row
+   */
+  public static List<Point> read(Path file) throws IOException {
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    if (lines.isEmpty()
+        || !lines.getFirst().equals(DecisionLog.DECISIONS_HEADER.replace(' ', '\t'))) {
+      throw new IOException(file + ": line 1 must be the header " + DecisionLog.DECISIONS_HEADER);
+    }
+    List<Point> out = new ArrayList<>(lines.size() - 1);
+    for (int i = 1; i < lines.size(); i++) {
+      String[] c = lines.get(i).split("\t", -1);
+      try {
+        if (c.length != 7) {
+          throw new IllegalArgumentException("7 columns expected, found " + c.length);
+        }
+        out.add(
+            new Point(
+                JobType.fromWireName(c[1]),
+                Phase.fromWireName(c[2]),
+                Double.parseDouble(c[3]),
+                Integer.parseInt(c[4])));
+      } catch (IllegalArgumentException e) {
+        throw new IOException(file + ": line " + (i + 1) + ": " + e.getMessage(), e);
+      }
+    }
+    return out;
+  }
+
+  private static int mode(List<Point> rows, int levels) {
     int[] counts = new int[levels];
-    for (DecisionLog.Row r : rows) {
-      counts[r.level()]++;
+    for (Point r : rows) {
+      if (r.level() >= 0 && r.level() < levels) {
+        counts[r.level()]++;
+      }
     }
     int best = 0;
     for (int l = 1; l < levels; l++) {

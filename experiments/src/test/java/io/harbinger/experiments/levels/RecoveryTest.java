@@ -7,9 +7,12 @@ import static org.assertj.core.api.Assertions.within;
 import io.harbinger.experiments.workload.Job;
 import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.Phase;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RecoveryTest {
 
@@ -66,5 +69,28 @@ class RecoveryTest {
     assertThat(Recovery.of(log, JobType.GENERATE_INVOICE, 0.995, 1.0)).isNull();
     assertThatThrownBy(() -> Recovery.of(log, JobType.GENERATE_INVOICE, 1.0, 1.0))
         .hasMessage("keyDecay must be in (0, 1): 1.0");
+  }
+
+  @Test
+  void read_givesBackWhatTheLogWrote_andNamesTheLineOfAMalformedRow(@TempDir Path dir)
+      throws Exception {
+    List<Job> jobs = invoices();
+    DecisionLog log = new DecisionLog(jobs, 3);
+    for (Job j : jobs) {
+      log.record(j.seq(), j.arrivalNanos(), j.seq() < 250 ? 0 : 2, "predicted", 5);
+    }
+    log.write(dir, "test");
+    List<Recovery.Point> points = Recovery.read(dir.resolve(DecisionLog.DECISIONS_FILE));
+    assertThat(points).hasSize(400);
+    Recovery fromFile = Recovery.of(points, 3, JobType.GENERATE_INVOICE, 0.995, 1.0);
+    assertThat(fromFile).isEqualTo(Recovery.of(log, JobType.GENERATE_INVOICE, 0.995, 1.0));
+    assertThat(fromFile.settled()).isEqualTo(2);
+    Path file = dir.resolve(DecisionLog.DECISIONS_FILE);
+    List<String> lines = new ArrayList<>(Files.readAllLines(file));
+    lines.set(3, lines.get(3).replace("generate_invoice", "bake_bread"));
+    Files.write(file, lines);
+    assertThatThrownBy(() -> Recovery.read(file))
+        .hasMessageStartingWith(file + ": line 4: ")
+        .hasMessageContaining("bake_bread");
   }
 }
