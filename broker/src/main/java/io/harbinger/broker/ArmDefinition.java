@@ -23,6 +23,9 @@ import java.util.Objects;
  *     and aging are the lanes consumer's); {@link QueueLayout#PRIORITY_QUEUE} for every other arm
  * @param weights one weight per level for weighted selection, each in [1, 1000]; empty for the
  *     default weights of the number of levels
+ * @param lanePrefetch each lane's prefetch for a lanes arm (the lanes consumer checks its range),
+ *     or 0 for the lanes consumer's default (the application's prefetch plus one); 0 for every
+ *     other arm
  */
 public record ArmDefinition(
     String name,
@@ -32,7 +35,8 @@ public record ArmDefinition(
     AgingMode aging,
     int levels,
     QueueLayout layout,
-    List<Integer> weights) {
+    List<Integer> weights,
+    int lanePrefetch) {
 
   /** Checks the fields. */
   public ArmDefinition {
@@ -52,10 +56,41 @@ public record ArmDefinition(
       throw new IllegalArgumentException(
           "arm " + name + ": weights must have one entry per level (" + levels + "): " + weights);
     }
+    if (lanePrefetch < 0) {
+      throw new IllegalArgumentException(
+          "arm " + name + ": lanePrefetch must not be negative: " + lanePrefetch);
+    }
+    if (lanePrefetch != 0 && !layout.isLanes()) {
+      throw new IllegalArgumentException("arm " + name + ": only lanes arms have a lane prefetch");
+    }
     if (!runsOn.supports(policy)) {
       throw new IllegalArgumentException(
           "arm " + name + ": policy " + policy.label() + " does not run on " + runsOn);
     }
+  }
+
+  /**
+   * Creates an arm with the lanes consumer's default lane prefetch.
+   *
+   * @param name as above
+   * @param runsOn as above
+   * @param policy as above
+   * @param selection as above
+   * @param aging as above
+   * @param levels as above
+   * @param layout as above
+   * @param weights as above
+   */
+  public ArmDefinition(
+      String name,
+      RunsOn runsOn,
+      Policy policy,
+      Selection selection,
+      AgingMode aging,
+      int levels,
+      QueueLayout layout,
+      List<Integer> weights) {
+    this(name, runsOn, policy, selection, aging, levels, layout, weights, 0);
   }
 
   /**

@@ -56,6 +56,17 @@ public final class Arms {
         "rabbitmq-lanes-strict", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.STRICT, 3);
     lanes("rabbitmq-lanes-5", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 5);
     lanes("rabbitmq-lanes-oracle", QueueLayout.CLASSIC_LANES, Policy.ORACLE, Selection.WEIGHTED, 3);
+    define(
+        new ArmDefinition(
+            "rabbitmq-lanes-quorum-prefetch1",
+            RunsOn.RABBITMQ,
+            Policy.PREDICTIVE,
+            Selection.WEIGHTED,
+            AgingMode.PAUSING,
+            3,
+            QueueLayout.QUORUM_LANES,
+            List.of(),
+            1));
     define("redis-fifo", RunsOn.REDIS, Policy.FIFO, Selection.STRICT, AgingMode.NONE, 3);
     broker("broker-fifo", Policy.FIFO, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-predictive", Policy.PREDICTIVE, Selection.STRICT, AgingMode.PLAIN);
@@ -93,9 +104,7 @@ public final class Arms {
             3,
             QueueLayout.QUORUM_PRIORITY_QUEUE,
             List.of());
-    if (ARMS.putIfAbsent(name, arm) != null) {
-      throw new IllegalStateException("arm defined twice: " + name);
-    }
+    define(arm);
   }
 
   /** A lanes arm: weighted selection with pausing aging, or strict without aging. */
@@ -105,9 +114,7 @@ public final class Arms {
     ArmDefinition arm =
         new ArmDefinition(
             name, RunsOn.RABBITMQ, policy, selection, aging, levels, layout, List.of());
-    if (ARMS.putIfAbsent(name, arm) != null) {
-      throw new IllegalStateException("arm defined twice: " + name);
-    }
+    define(arm);
   }
 
   private static void broker(String name, Policy policy, Selection selection, AgingMode aging) {
@@ -120,9 +127,12 @@ public final class Arms {
 
   private static void define(
       String name, RunsOn runsOn, Policy policy, Selection selection, AgingMode aging, int levels) {
-    ArmDefinition arm = new ArmDefinition(name, runsOn, policy, selection, aging, levels);
-    if (ARMS.putIfAbsent(name, arm) != null) {
-      throw new IllegalStateException("arm defined twice: " + name);
+    define(new ArmDefinition(name, runsOn, policy, selection, aging, levels));
+  }
+
+  private static void define(ArmDefinition arm) {
+    if (ARMS.putIfAbsent(arm.name(), arm) != null) {
+      throw new IllegalStateException("arm defined twice: " + arm.name());
     }
   }
 

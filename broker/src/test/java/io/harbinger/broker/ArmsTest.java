@@ -55,12 +55,31 @@ class ArmsTest {
             "rabbitmq-lanes-quorum",
             "rabbitmq-lanes-strict",
             "rabbitmq-lanes-5",
-            "rabbitmq-lanes-oracle");
+            "rabbitmq-lanes-oracle",
+            "rabbitmq-lanes-quorum-prefetch1");
     ArmDefinition quorum = Arms.byName("rabbitmq-lanes-quorum", EnumSet.of(RunsOn.RABBITMQ));
     assertThat(quorum.layout()).isEqualTo(QueueLayout.QUORUM_LANES);
     assertThat(quorum.selection()).isEqualTo(Selection.WEIGHTED);
     assertThat(quorum.aging()).isEqualTo(AgingMode.PAUSING);
     assertThat(Arms.byName("rabbitmq-lanes-5", EnumSet.of(RunsOn.RABBITMQ)).levels()).isEqualTo(5);
+    assertThat(quorum.lanePrefetch()).isZero();
+    assertThat(
+            Arms.byName("rabbitmq-lanes-quorum-prefetch1", EnumSet.of(RunsOn.RABBITMQ))
+                .lanePrefetch())
+        .isEqualTo(1);
+    assertThatThrownBy(
+            () ->
+                new ArmDefinition(
+                    "x",
+                    RunsOn.RABBITMQ,
+                    Policy.PREDICTIVE,
+                    Selection.STRICT,
+                    AgingMode.NONE,
+                    3,
+                    QueueLayout.PRIORITY_QUEUE,
+                    List.of(),
+                    1))
+        .hasMessage("arm x: only lanes arms have a lane prefetch");
     ArmDefinition quorumPriorities =
         Arms.byName("rabbitmq-predictive-quorum", EnumSet.of(RunsOn.RABBITMQ));
     assertThat(quorumPriorities.layout()).isEqualTo(QueueLayout.QUORUM_PRIORITY_QUEUE);

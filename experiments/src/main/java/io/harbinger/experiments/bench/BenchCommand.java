@@ -548,7 +548,7 @@ public final class BenchCommand implements Callable<Integer> {
     List<RunRecord> runs = new ArrayList<>(complete.values());
     Analysis report =
         Analysis.analyse(
-            runs, PercentileBootstrap.defaults(), issueTargets(List.copyOf(analysedArms)));
+            runs, PercentileBootstrap.defaults(), projectTargets(List.copyOf(analysedArms)));
     ReportFormat.writeAll(report, plan.out());
     writeCommandFile(plan, versions, kernels, commit, started, clock.instant().toString(), reused);
     outWriter.printf(
@@ -569,7 +569,7 @@ public final class BenchCommand implements Callable<Integer> {
     GateResult targets = report.secondary();
     if (targets != null) {
       outWriter.printf(
-          "issue targets for rabbitmq-predictive: %s%n",
+          "project targets for rabbitmq-predictive: %s%n",
           targets.passed() ? "PASSED" : "NOT PASSED");
     }
     outWriter.flush();
@@ -588,7 +588,7 @@ public final class BenchCommand implements Callable<Integer> {
    * @param arms the arms of the run
    * @return the criteria ({@link Gates#targets})
    */
-  static List<Criterion> issueTargets(List<String> arms) {
+  static List<Criterion> projectTargets(List<String> arms) {
     return Gates.targets(arms);
   }
 

@@ -168,7 +168,8 @@ final class RabbitArm implements BenchArm {
         LaneOptions.defaults()
             .withSelection(arm.selection())
             .withAging(arm.aging())
-            .withWeights(arm.weights());
+            .withWeights(arm.weights())
+            .withLanePrefetch(arm.lanePrefetch());
     return new RabbitArm(
         arm.name(),
         arm.policy(),
@@ -273,7 +274,10 @@ final class RabbitArm implements BenchArm {
                   + laneOptions.weightsFor(levels)
                   + ", "
                   + laneOptions.aging().label()
-                  + " aging");
+                  + " aging, lane prefetch "
+                  + (laneOptions.lanePrefetch() == 0
+                      ? "the application's plus one"
+                      : Integer.toString(laneOptions.lanePrefetch())));
         } else {
           PriorityQueues.declare(
               admin,

@@ -32,6 +32,7 @@ class ArmsTest {
             "rabbitmq-lanes-strict",
             "rabbitmq-lanes-5",
             "rabbitmq-lanes-oracle",
+            "rabbitmq-lanes-quorum-prefetch1",
             "redis-fifo",
             "broker-fifo",
             "broker-predictive",

@@ -238,9 +238,9 @@ class BenchCommandTest {
   }
 
   @Test
-  void issueTargets_withStaticTuned_judgesAllSixTargets() {
+  void projectTargets_withStaticTuned_judgesAllSixTargets() {
     List<Criterion> targets =
-        BenchCommand.issueTargets(
+        BenchCommand.projectTargets(
             List.of("rabbitmq-fifo", "rabbitmq-static-tuned", "rabbitmq-predictive"));
 
     assertThat(targets)
@@ -249,9 +249,9 @@ class BenchCommandTest {
   }
 
   @Test
-  void issueTargets_withTheOracle_judgesTheGapToItInPoints() {
+  void projectTargets_withTheOracle_judgesTheGapToItInPoints() {
     List<Criterion> targets =
-        BenchCommand.issueTargets(
+        BenchCommand.projectTargets(
             List.of("rabbitmq-fifo", "rabbitmq-predictive", "rabbitmq-oracle", "rabbitmq-naive"));
 
     assertThat(targets)
@@ -270,7 +270,8 @@ class BenchCommandTest {
   }
 
   @Test
-  void issueTargets_withoutFifo_isEmpty() {
-    assertThat(BenchCommand.issueTargets(List.of("rabbitmq-predictive", "broker-fifo"))).isEmpty();
+  void projectTargets_withoutFifo_isEmpty() {
+    assertThat(BenchCommand.projectTargets(List.of("rabbitmq-predictive", "broker-fifo")))
+        .isEmpty();
   }
 }
