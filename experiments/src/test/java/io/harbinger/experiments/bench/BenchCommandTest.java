@@ -270,6 +270,12 @@ class BenchCommandTest {
   }
 
   @Test
+  void plan_badRegime_exitsTwoNamingTheChoices() {
+    assertThat(execute("--regime", "upside-down")).isEqualTo(2);
+    assertThat(err.toString()).contains("regime must be shift or inversion: upside-down");
+  }
+
+  @Test
   void projectTargets_withoutFifo_isEmpty() {
     assertThat(BenchCommand.projectTargets(List.of("rabbitmq-predictive", "broker-fifo")))
         .isEmpty();
