@@ -76,6 +76,16 @@ import java.util.concurrent.atomic.LongAdder;
  * larger of its mean gap between observations (EWMA, weight 0.1) and its estimate / staleAfter),
  * departing from the fixed serverless time scales of seed paper Table 1.
  *
+ * <p>Change of regime (a departure from seed paper section 3.4, where decay alone follows a
+ * change). With {@code shiftRun} n, a proven key whose last n successful observations all lie more
+ * than {@value #SHIFT_OCTAVES} octave from its estimate on the same side has its history replaced
+ * by those n observations, and its held level and per-key safeguard scores are forgotten. Decay
+ * alone moves a key's median after about one half-life, but a key that turned ten times cheaper
+ * keeps its old tail far longer, fails the spread gate, and stays placed by a mean that the old
+ * regime still dominates for three to four half-lives. A run tells a change from the paper's
+ * bimodal key (section 3.5): a key with 8% slow jobs shows n slow ones in a row with probability
+ * 0.08^n, while a changed key shows nothing else.
+ *
  * <p>Assumptions and guarantees: thread-safe. Every method holds at most one lock at a time (one
  * key shard, or the pooled histogram, or the drift monitor), never nests them and never performs
  * I/O while holding one; {@link #save} performs file I/O after copying state shard by shard, so a
@@ -96,6 +106,9 @@ public final class HistogramPredictor implements Predictor {
 
   /** Observations a cold key needs before its lowest duration may place it below the default. */
   static final int COLD_DEMOTION_OBSERVATIONS = 3;
+
+  /** How far, in octaves, an observation lies from its key's estimate to extend a shift run. */
+  static final double SHIFT_OCTAVES = 1;
 
   private final PredictorConfig config;
   private final Ticker ticker;
@@ -122,6 +135,7 @@ public final class HistogramPredictor implements Predictor {
   private final LongAdder untracked = new LongAdder();
   private final LongAdder saturated = new LongAdder();
   private final LongAdder evictions = new LongAdder();
+  private final LongAdder rebases = new LongAdder();
   private final LongAdder safeguardHeld = new LongAdder();
 
   /**
@@ -214,14 +228,15 @@ public final class HistogramPredictor implements Predictor {
     if (assigned.outcome() != Outcome.UNREADY) {
       safeguard.record(assigned.predictedLevel(), durationNanos);
     }
-    boolean tracked = learn(key, durationNanos, now, false);
+    boolean tracked = learn(key, durationNanos, now, false, true);
     String binned = binnedKey(key, sizeHint);
     if (binned != null) {
-      tracked &= learn(binned, durationNanos, now, false);
+      tracked &= learn(binned, durationNanos, now, false, true);
     }
     String aggregate = config.borrowFromProducer() ? Keys.producerAggregate(key) : null;
     if (aggregate != null) {
-      learn(aggregate, durationNanos, now, false);
+      // A mixture of job types: a run of one type there is no change of regime.
+      learn(aggregate, durationNanos, now, false, false);
     }
     pooled.add(durationNanos);
     accepted.increment();
@@ -238,14 +253,14 @@ public final class HistogramPredictor implements Predictor {
       return ObserveResult.REJECTED_KEY;
     }
     long now = ticker.nanos();
-    boolean tracked = learn(key, 0, now, true);
+    boolean tracked = learn(key, 0, now, true, false);
     String binned = binnedKey(key, sizeHint);
     if (binned != null) {
-      tracked &= learn(binned, 0, now, true);
+      tracked &= learn(binned, 0, now, true, false);
     }
     String aggregate = config.borrowFromProducer() ? Keys.producerAggregate(key) : null;
     if (aggregate != null) {
-      learn(aggregate, 0, now, true);
+      learn(aggregate, 0, now, true, false);
     }
     censored.increment();
     return tracked ? ObserveResult.ACCEPTED : ObserveResult.UNTRACKED;
@@ -339,6 +354,7 @@ public final class HistogramPredictor implements Predictor {
         untracked.sum(),
         saturated.sum(),
         evictions.sum(),
+        rebases.sum(),
         safeguardHeld.sum(),
         keys,
         pooled.observations(),
@@ -600,9 +616,14 @@ public final class HistogramPredictor implements Predictor {
     return Double.NaN;
   }
 
-  /** Applies one observation to one key; returns false when the key found no room. */
-  private boolean learn(String key, double nanos, long now, boolean isCensored) {
+  /**
+   * Applies one observation to one key; returns false when the key found no room. With {@code
+   * judgeShift}, a successful observation may complete the key's shift run.
+   */
+  private boolean learn(
+      String key, double nanos, long now, boolean isCensored, boolean judgeShift) {
     KeyShard shard = shardOf(key);
+    boolean shifted = false;
     synchronized (shard) {
       KeyState s = shard.get(key);
       if (s == null) {
@@ -616,10 +637,12 @@ public final class HistogramPredictor implements Predictor {
         s.heldLevel = -1;
         s.lastDecayNanos = now;
         s.resetGuard();
+        s.endRun();
       } else {
         if (!isCensored && config.keyGuard()) {
           scoreGuard(s, nanos);
         }
+        shifted = judgeShift && config.shiftRun() > 0 && completesShiftRun(s, nanos);
         if (idleHalfLifeNanos > 0 && now - s.lastDecayNanos >= ONE_SECOND) {
           double halfLife = idleHalfLifeNanos * stretch(s);
           s.histogram.decayBy(Math.pow(0.5, (double) (now - s.lastDecayNanos) / halfLife));
@@ -636,6 +659,9 @@ public final class HistogramPredictor implements Predictor {
       s.lastObservedNanos = now;
       if (isCensored) {
         s.histogram.addCensored(inverseKeyDecay);
+      } else if (shifted) {
+        s.rebaseOnRun(inverseKeyDecay);
+        rebases.increment();
       } else {
         s.histogram.add(nanos, inverseKeyDecay);
       }
@@ -667,6 +693,24 @@ public final class HistogramPredictor implements Predictor {
         1.0 / config.mispredictionMemory(),
         config.mispredictionEnter(),
         config.mispredictionExit());
+  }
+
+  /**
+   * Extends the key's run of observations more than {@value #SHIFT_OCTAVES} octave from its
+   * estimate on one side, for a key that is proven and holds weight, and returns whether the run is
+   * now {@code shiftRun} long.
+   */
+  private boolean completesShiftRun(KeyState s, double nanos) {
+    double eq = config.estimateQuantile();
+    double tq = config.spreadQuantile();
+    if (s.observations < config.minObservations() || !s.hasWeight(eq, tq)) {
+      s.endRun();
+      return false;
+    }
+    double floor = Math.max(spreadFloorNanos, 1);
+    double error = log2(Math.max(nanos, floor) / Math.max(s.estimate(eq, tq), floor));
+    int side = error > SHIFT_OCTAVES ? 1 : error < -SHIFT_OCTAVES ? -1 : 0;
+    return s.extendRun(side, nanos, config.shiftRun());
   }
 
   private static double log2(double x) {

@@ -31,6 +31,9 @@ final class KeyState {
   double globalError = Double.NaN;
   int scored;
   boolean distrusted;
+  private float[] runValues;
+  private int runLength;
+  private int runSide;
 
   private boolean summaryValid;
   private boolean hasWeight;
@@ -83,6 +86,58 @@ final class KeyState {
     globalError = Double.NaN;
     scored = 0;
     distrusted = false;
+  }
+
+  /**
+   * Extends or ends the key's run of one-sided observations.
+   *
+   * @param side +1 for an observation more than an octave above the key's estimate, -1 for one more
+   *     than an octave below, 0 otherwise (which ends the run)
+   * @param nanos the observation
+   * @param needed the run length that shows a change of regime
+   * @return whether the run has reached {@code needed}
+   */
+  boolean extendRun(int side, double nanos, int needed) {
+    if (side == 0) {
+      runLength = 0;
+      return false;
+    }
+    if (side != runSide || runLength >= needed) {
+      runLength = 0;
+      runSide = side;
+    }
+    if (runValues == null || runValues.length != needed) {
+      runValues = new float[needed];
+      runLength = 0;
+    }
+    runValues[runLength++] = (float) nanos;
+    return runLength == needed;
+  }
+
+  /**
+   * Replaces the key's history by its current run after a change of regime: the histogram then
+   * holds the run's observations in their order (the last of them is the observation being
+   * learned), the observation count goes on (the key stays as proven as it was), and the held level
+   * and the per-key safeguard's scores are forgotten.
+   *
+   * @param inverseDecay 1 / the key's decay
+   */
+  void rebaseOnRun(double inverseDecay) {
+    long count = histogram.observations;
+    histogram.clear();
+    for (int i = 0; i < runLength; i++) {
+      histogram.add(runValues[i], inverseDecay);
+    }
+    histogram.observations = Math.max(count + 1, runLength);
+    runLength = 0;
+    heldLevel = -1;
+    resetGuard();
+    changed();
+  }
+
+  /** Ends the run of one-sided observations, when the history it was measured against changes. */
+  void endRun() {
+    runLength = 0;
   }
 
   /** Scored observations before the per-key safeguard may distrust a key. */

@@ -68,6 +68,9 @@ import java.util.Objects;
  *     typical gaps between observations (the larger of its mean gap and its estimate), whenever
  *     that is longer than {@code idleHalfLife} and {@code staleAfter}; zero keeps the fixed limits;
  *     in [0, 1000]
+ * @param shiftRun when positive, a key whose last this many successful observations all lie more
+ *     than an octave from its estimate, on the same side, has changed regime: its history is
+ *     replaced by those observations; zero lets decay alone follow a change; in [0, 1000]
  */
 public record PredictorConfig(
     int levels,
@@ -102,7 +105,8 @@ public record PredictorConfig(
     int safeguardMinReports,
     double safeguardDecay,
     boolean borrowFromProducer,
-    double relativeIdle) {
+    double relativeIdle,
+    int shiftRun) {
 
   /** Fewest levels allowed. */
   public static final int MIN_LEVELS = 2;
@@ -190,6 +194,7 @@ public record PredictorConfig(
     if (!(relativeIdle >= 0 && relativeIdle <= 1000)) {
       throw new IllegalArgumentException("relativeIdle must be in [0, 1000]: " + relativeIdle);
     }
+    checkRange("shiftRun", shiftRun, 0, 1000);
   }
 
   /**
@@ -290,6 +295,7 @@ public record PredictorConfig(
     private double safeguardDecay = 0.998;
     private boolean borrowFromProducer = true;
     private double relativeIdle;
+    private int shiftRun;
 
     private Builder() {}
 
@@ -327,6 +333,7 @@ public record PredictorConfig(
       safeguardDecay = c.safeguardDecay;
       borrowFromProducer = c.borrowFromProducer;
       relativeIdle = c.relativeIdle;
+      shiftRun = c.shiftRun;
     }
 
     /**
@@ -694,6 +701,17 @@ public record PredictorConfig(
     }
 
     /**
+     * Sets the run of one-sided observations that shows a key changed regime.
+     *
+     * @param value in [0, 1000]; zero lets decay alone follow a change
+     * @return this builder
+     */
+    public Builder shiftRun(int value) {
+      shiftRun = value;
+      return this;
+    }
+
+    /**
      * Builds and validates the configuration.
      *
      * @return the configuration
@@ -733,7 +751,8 @@ public record PredictorConfig(
           safeguardMinReports,
           safeguardDecay,
           borrowFromProducer,
-          relativeIdle);
+          relativeIdle,
+          shiftRun);
     }
   }
 }

@@ -17,6 +17,8 @@ import java.util.Map;
  *     learned them
  * @param saturated durations above the histogram's top edge, stored at the top edge
  * @param evictions keys evicted to admit new ones
+ * @param rebases keys whose history was replaced by a run of observations that showed a change of
+ *     regime ({@link PredictorConfig#shiftRun})
  * @param safeguardHeld predictions the global safeguard sent to the default level instead of their
  *     own, in predictive mode
  * @param keys keys tracked now
@@ -38,6 +40,7 @@ public record PredictorStats(
     long untracked,
     long saturated,
     long evictions,
+    long rebases,
     long safeguardHeld,
     int keys,
     long pooledObservations,

@@ -407,6 +407,7 @@ public final class ConfigLoader {
         () -> r.bool("predictor.borrow-from-producer"),
         b::borrowFromProducer);
     r.with("predictor.relative-idle", () -> r.number("predictor.relative-idle"), b::relativeIdle);
+    r.with("predictor.shift-run", () -> r.integer("predictor.shift-run", 0, 1000), b::shiftRun);
     try {
       return b.build();
     } catch (IllegalArgumentException e) {

@@ -115,6 +115,10 @@ final class SidecarMetrics implements AutoCloseable {
         "Times the global safeguard started holding FIFO order.",
         s -> s.safeguard().holds());
     counter(
+        "harbinger_key_rebases",
+        "Keys whose history a run of one-sided observations replaced (a change of regime).",
+        PredictorStats::rebases);
+    counter(
         "harbinger_safeguard_held_predictions",
         "Predictions the global safeguard sent to the default level in predictive mode.",
         PredictorStats::safeguardHeld);

@@ -97,7 +97,8 @@ public final class LevelsReplay implements Callable<Integer> {
           "fifo, oracle, oracle-5, naive, naive-5, predictive, or predictive:NAME=VALUE:... with"
               + " PredictorConfig overrides (levels, maxSpreadRatio, minObservations, tierHysteresis,"
               + " boundaryHysteresis, pooledDecay, boundaryMinObservations, boundaryRefreshEvery,"
-              + " estimateQuantile, demoteUntrusted, keyGuard, safeguard, borrowFromProducer).")
+              + " estimateQuantile, demoteUntrusted, keyGuard, safeguard, borrowFromProducer,"
+              + " shiftRun).")
   List<String> arms;
 
   @Option(names = "--arrival-seconds", defaultValue = "300", description = "Arrival window.")
@@ -569,6 +570,7 @@ public final class LevelsReplay implements Callable<Integer> {
       case "keyGuard" -> b.keyGuard(bool(name, value));
       case "safeguard" -> b.safeguard(bool(name, value));
       case "borrowFromProducer" -> b.borrowFromProducer(bool(name, value));
+      case "shiftRun" -> b.shiftRun(Integer.parseInt(value));
       default -> throw new IllegalArgumentException("unknown override: " + name);
     }
   }
