@@ -189,13 +189,13 @@ public interface Placement {
 
       @Override
       public Decision place(Job job, long nowNanos) {
-        Prediction p = predictor.predict(Keys.of(PRODUCER, job.type().wireName()));
+        Prediction p = predictor.predict(Keys.of(PRODUCER, job.type().wireName()), job.sizeHint());
         return decision(p);
       }
 
       @Override
       public void learned(Job job, double handlerNanos) {
-        predictor.observe(Keys.of(PRODUCER, job.type().wireName()), handlerNanos);
+        predictor.observe(Keys.of(PRODUCER, job.type().wireName()), job.sizeHint(), handlerNanos);
       }
 
       @Override
