@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
  * untrusted keys placed by their evidence. {@link #NEW} is {@link PredictorConfig#defaults()} with
  * fixed idle limits: the per-key and global safeguards and producer borrowing on. {@link #GLOBAL}
  * is today's predictor with only the global safeguard added. {@link #REACH} adds idle limits
- * relative to each key's own gaps ({@code relativeIdle} 10), which is opt-in.
+ * relative to each key's own gaps ({@code relativeIdle} 10), which is opt-in. {@link #SHIFT} adds
+ * the shift run ({@code shiftRun} 8), also opt-in.
  */
 public enum PredictorProfile {
   /** The predictor without the safeguards and borrowing. */
@@ -25,7 +26,9 @@ public enum PredictorProfile {
   /** The product's defaults: both safeguards and producer borrowing, fixed idle limits. */
   NEW(PredictorConfig.builder().relativeIdle(0).build()),
   /** The defaults with idle limits relative to each key's own time scale. */
-  REACH(PredictorConfig.builder().relativeIdle(10).build());
+  REACH(PredictorConfig.builder().relativeIdle(10).build()),
+  /** The defaults with a key's history replaced after a run of 8 one-sided observations. */
+  SHIFT(PredictorConfig.builder().relativeIdle(0).shiftRun(8).build());
 
   private final PredictorConfig config;
 
