@@ -88,7 +88,7 @@ public final class SimulateCommand implements Callable<Integer> {
       split = ",",
       defaultValue = "new",
       description =
-          "predictor profiles (today, global, new, reach): predictive arms run under each; the first keeps"
+          "predictor profiles (today, global, new, reach, shift): predictive arms run under each; the first keeps"
               + " the arm names, the others are named ARM@PROFILE (default ${DEFAULT-VALUE})")
   private List<String> predictorNames;
 
