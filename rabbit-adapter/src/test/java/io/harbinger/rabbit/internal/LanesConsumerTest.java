@@ -14,6 +14,8 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
+import io.harbinger.predictor.ManualTicker;
+import io.harbinger.predictor.Ticker;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.LaneLayout;
@@ -51,11 +53,16 @@ class LanesConsumerTest {
 
   /** Consumes the lanes with a consumer that records each delivery and never acknowledges. */
   private Consumer[] consume(LaneOptions options) throws Exception {
+    return consume(options, Ticker.SYSTEM);
+  }
+
+  /** Consumes the lanes as above, with the consumer's clock given. */
+  private Consumer[] consume(LaneOptions options, Ticker clock) throws Exception {
     Lanes.declared(new LaneLayout(QUEUE, 3, Map.of()));
     channel =
         new PredictiveChannel(
             delegate,
-            ChannelOptions.builder("consumer").stats(stats).lanes(options).build(),
+            ChannelOptions.builder("consumer").stats(stats).lanes(options).ticker(clock).build(),
             new PrefetchGuard());
     channel.basicQos(1);
     String tag =
@@ -128,7 +135,11 @@ class LanesConsumerTest {
 
   @Test
   void anticipation_waitsForTheNextDeliveryOfAShortLaneWhoseCreditWasUsedUp() throws Exception {
-    Consumer[] lanes = consume(LaneOptions.strict().withAnticipation(Duration.ofMillis(500)));
+    // The consumer's clock stands still until the test moves it, so a stalled test thread between
+    // the two settlements below cannot let the first expectation lapse before the second.
+    ManualTicker clock = new ManualTicker();
+    Consumer[] lanes =
+        consume(LaneOptions.strict().withAnticipation(Duration.ofMillis(500)), clock);
     // The short lane fills its prefetch of 2 (one handed, one held): RabbitMQ holds back the rest.
     deliver(lanes[0], 1);
     deliver(lanes[0], 3);
@@ -146,6 +157,9 @@ class LanesConsumerTest {
     // Two settlements of used-up credit let RabbitMQ send two more; one came. After the
     // anticipation the lane is taken for empty and the long job follows.
     channel.basicAck(4, false);
+    Thread.sleep(100);
+    assertThat(handed).containsExactly(1L, 3L, 4L);
+    clock.advance(Duration.ofMillis(501));
     await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 4);
     assertThat(handed).containsExactly(1L, 3L, 4L, 2L);
   }
