@@ -44,6 +44,7 @@ public final class Arms {
     rabbit("rabbitmq-naive", Policy.NAIVE);
     rabbit("rabbitmq-predictive-paper", Policy.PREDICTIVE_PAPER);
     rabbit("rabbitmq-predictive-today", Policy.PREDICTIVE_TODAY);
+    rabbit("rabbitmq-predictive-sized", Policy.PREDICTIVE_SIZED);
     quorumPriorities("rabbitmq-predictive-quorum", Policy.PREDICTIVE);
     lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
     lanes(

@@ -41,6 +41,11 @@ public enum Policy {
    * predictor before them, for comparison on RabbitMQ.
    */
   PREDICTIVE_TODAY("predictive-today"),
+  /**
+   * As {@link #PREDICTIVE}, with size bins on (seed paper section 3.8): the producer sends each
+   * job's size hint in {@code x-size-hint}, and a key is learned per size bin.
+   */
+  PREDICTIVE_SIZED("predictive-sized"),
   /** As {@link #PREDICTIVE}, the predictor having first observed a trace's history. */
   PREDICTIVE_WARM("predictive-warm"),
   /** The predictor predicts and learns, but every message takes the default level. */
@@ -114,6 +119,7 @@ public enum Policy {
           PREDICTIVE_WARM,
           PREDICTIVE_PAPER,
           PREDICTIVE_TODAY,
+          PREDICTIVE_SIZED,
           SIDECAR,
           NAIVE ->
           false;
@@ -151,6 +157,7 @@ public enum Policy {
           PREDICTIVE_WARM,
           PREDICTIVE_PAPER,
           PREDICTIVE_TODAY,
+          PREDICTIVE_SIZED,
           SIDECAR,
           NAIVE ->
           throw new IllegalArgumentException("policy " + label + " does not run on the broker");

@@ -33,6 +33,7 @@ public enum RunsOn {
                 PREDICTIVE,
                 PREDICTIVE_PAPER,
                 PREDICTIVE_TODAY,
+                PREDICTIVE_SIZED,
                 SHADOW,
                 SIDECAR,
                 ORACLE,

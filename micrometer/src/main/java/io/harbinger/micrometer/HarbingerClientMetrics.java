@@ -86,6 +86,11 @@ public final class HarbingerClientMetrics implements MeterBinder {
         ClientStats::unreadableStamps);
     counter(
         registry,
+        "harbinger.client.size.hints.invalid",
+        "Messages whose x-size-hint header held no non-negative integer (body length used)",
+        ClientStats::invalidSizeHints);
+    counter(
+        registry,
         "harbinger.client.lanes.handoffs",
         "Deliveries lanes consumers handed to the application",
         ClientStats::laneHandoffs);

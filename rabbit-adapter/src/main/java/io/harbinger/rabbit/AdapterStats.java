@@ -24,6 +24,7 @@ public final class AdapterStats {
   private final LongAdder sinkFailures = new LongAdder();
   private final LongAdder prefetchWarnings = new LongAdder();
   private final LongAdder unreadableStamps = new LongAdder();
+  private final LongAdder invalidSizeHints = new LongAdder();
   private final LongAdder laneHandoffs = new LongAdder();
   private final LongAdder laneHeldNanos = new LongAdder();
   private final AtomicLong laneHeld = new AtomicLong();
@@ -138,6 +139,16 @@ public final class AdapterStats {
   }
 
   /**
+   * Returns the messages, published or delivered, whose {@value ChannelOptions#SIZE_HINT_HEADER}
+   * header held no non-negative integer; their body length was the size hint instead.
+   *
+   * @return the count
+   */
+  public long invalidSizeHints() {
+    return invalidSizeHints.sum();
+  }
+
+  /**
    * Returns the deliveries that lanes consumers handed to their applications.
    *
    * @return the count
@@ -210,6 +221,7 @@ public final class AdapterStats {
       case SINK_FAILURE -> sinkFailures;
       case PREFETCH_WARNING -> prefetchWarnings;
       case UNREADABLE_STAMP -> unreadableStamps;
+      case INVALID_SIZE_HINT -> invalidSizeHints;
     };
   }
 }

@@ -38,8 +38,10 @@ import java.util.Objects;
  * @param jobTypeHeader the header that carries the job type, {@code x-job-type} by default
  * @param shadow when true, the predicted level is stamped in {@code x-harbinger-level} but the
  *     caller's priority is left alone, so delivery order stays as without Harbinger
- * @param sizeHints when true, the body length is passed to the router and reported as the size hint
- *     (for a predictor with size bins on)
+ * @param sizeHints when true, each message's size hint is passed to the router and reported (for a
+ *     predictor with size bins on): the {@value #SIZE_HINT_HEADER} header the producer set, a
+ *     non-negative integer in whatever unit grows with the job's work (items, pixels, bytes), else
+ *     the body length
  * @param reports where the duration reports of wrapped consumers go; {@link ReportSink#NO_OP} for a
  *     producer-only channel
  * @param stats the counters the wrapped channels add to
@@ -61,6 +63,12 @@ public record ChannelOptions(
     Clock clock,
     Ticker ticker,
     LaneOptions lanes) {
+
+  /**
+   * The header a producer sets to give a message's size hint, a non-negative integer (as an AMQP
+   * integer or decimal text); the same header Harbinger's broker reads.
+   */
+  public static final String SIZE_HINT_HEADER = "x-size-hint";
 
   /** Checks the values; see the class description for the rules. */
   public ChannelOptions {
@@ -193,7 +201,8 @@ public record ChannelOptions(
     }
 
     /**
-     * Sets whether body lengths are used as size hints.
+     * Sets whether size hints are used: the {@value ChannelOptions#SIZE_HINT_HEADER} header, else
+     * the body length.
      *
      * @param value true to pass size hints
      * @return this builder

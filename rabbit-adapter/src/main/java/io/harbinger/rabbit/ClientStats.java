@@ -35,6 +35,7 @@ import java.util.function.Supplier;
  * @param sinkFailures reports lost because the report sink threw
  * @param prefetchWarnings prefetch warnings logged, at most one per queue
  * @param unreadableStamps deliveries whose {@code x-harbinger} stamp could not be read in full
+ * @param invalidSizeHints messages whose {@code x-size-hint} header held no non-negative integer
  * @param laneHandoffs deliveries that lanes consumers handed to their applications
  * @param laneHeld deliveries lanes consumers hold now, received but not yet handed on (a gauge)
  * @param laneHeldMax the most deliveries lanes consumers held at once
@@ -53,6 +54,7 @@ public record ClientStats(
     long sinkFailures,
     long prefetchWarnings,
     long unreadableStamps,
+    long invalidSizeHints,
     long laneHandoffs,
     long laneHeld,
     long laneHeldMax,
@@ -233,6 +235,7 @@ public record ClientStats(
           stats.sinkFailures(),
           stats.prefetchWarnings(),
           stats.unreadableStamps(),
+          stats.invalidSizeHints(),
           stats.laneHandoffs(),
           stats.laneHeld(),
           stats.laneHeldMax(),

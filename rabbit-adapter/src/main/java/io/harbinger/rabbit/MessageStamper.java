@@ -7,8 +7,10 @@ import io.harbinger.predictor.Router;
 import io.harbinger.rabbit.internal.Counter;
 import io.harbinger.rabbit.internal.Counters;
 import io.harbinger.rabbit.internal.DeclaredQueues;
+import io.harbinger.rabbit.internal.SizeHints;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -133,12 +135,27 @@ public final class MessageStamper {
   }
 
   /**
+   * Returns the size hint to pass to {@link #stamp} for a message: with size hints on, its {@value
+   * ChannelOptions#SIZE_HINT_HEADER} header when that holds a non-negative integer (else, counted
+   * in {@link AdapterStats#invalidSizeHints()}, its body length); with size hints off, the body
+   * length, which is then not used.
+   *
+   * @param headers the message's headers, or null
+   * @param bodyLength the body length in bytes
+   * @return the size hint
+   */
+  public long sizeHint(Map<String, ?> headers, long bodyLength) {
+    return sizeHints ? SizeHints.of(headers, bodyLength, stats) : bodyLength;
+  }
+
+  /**
    * Computes the stamp of one message; counts it as published.
    *
    * @param exchange the exchange published to, empty or null for the default exchange
    * @param routingKey the routing key, the queue's name on the default exchange
    * @param jobType the value of the job-type header, or null when the message has none
-   * @param bodyLength the body length in bytes, the router's size hint when size hints are on
+   * @param sizeHint the router's size hint when size hints are on: {@link #sizeHint}, or the body
+   *     length
    * @param callerPriority the priority the caller set, or null; kept in shadow mode and on queues
    *     without priorities
    * @param callerUserId the {@code user-id} the caller set, or null; replaced (and counted) when it
@@ -149,11 +166,11 @@ public final class MessageStamper {
       String exchange,
       String routingKey,
       Object jobType,
-      long bodyLength,
+      long sizeHint,
       Integer callerPriority,
       String callerUserId) {
     return stamp(
-        exchange, routingKey, jobType, bodyLength, callerPriority, callerUserId, null, TO_STAMP);
+        exchange, routingKey, jobType, sizeHint, callerPriority, callerUserId, null, TO_STAMP);
   }
 
   /**
@@ -164,7 +181,7 @@ public final class MessageStamper {
    * @param exchange as for {@link #stamp(String, String, Object, long, Integer, String)}
    * @param routingKey as for that method
    * @param jobType as for that method
-   * @param bodyLength as for that method
+   * @param sizeHint as for that method
    * @param callerPriority as for that method
    * @param callerUserId as for that method
    * @param context what the applier needs besides the stamp (the caller's properties), or null
@@ -177,13 +194,13 @@ public final class MessageStamper {
       String exchange,
       String routingKey,
       Object jobType,
-      long bodyLength,
+      long sizeHint,
       Integer callerPriority,
       String callerUserId,
       C context,
       Applier<C, T> applier) {
     String key = keyOf(jobType);
-    Prediction prediction = route(key, bodyLength);
+    Prediction prediction = route(key, sizeHint);
     boolean shadowNow;
     int level;
     String mode;
@@ -279,13 +296,13 @@ public final class MessageStamper {
     return prioritiesByType[(type == null ? QueueType.CLASSIC : type).ordinal()];
   }
 
-  private Prediction route(String key, long bodyLength) {
+  private Prediction route(String key, long sizeHint) {
     if (router == null) {
       Counters.increment(stats, Counter.ROUTER_ABSENT);
       return null;
     }
     try {
-      Prediction p = sizeHints ? router.route(key, bodyLength) : router.route(key);
+      Prediction p = sizeHints ? router.route(key, sizeHint) : router.route(key);
       if (p == null) {
         Counters.increment(stats, Counter.ROUTER_FAILURE);
       }

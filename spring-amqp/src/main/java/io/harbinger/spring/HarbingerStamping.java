@@ -62,7 +62,7 @@ public final class HarbingerStamping implements MessagePostProcessor, Ordered {
         exchange,
         routingKey,
         props.getHeaders().get(stamper.jobTypeHeader()),
-        body == null ? 0 : body.length,
+        stamper.sizeHint(props.getHeaders(), body == null ? 0 : body.length),
         props.getPriority(),
         props.getUserId(),
         props,

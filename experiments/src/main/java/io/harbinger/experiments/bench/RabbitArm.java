@@ -112,6 +112,7 @@ final class RabbitArm implements BenchArm {
    *     Policy#NAIVE} (the naive median), {@link Policy#PREDICTIVE} (an embedded router), {@link
    *     Policy#PREDICTIVE_PAPER} (the same, every untrusted key at the default level), {@link
    *     Policy#PREDICTIVE_TODAY} (the same, without the safeguards and borrowing), {@link
+   *     Policy#PREDICTIVE_SIZED} (the same, with size bins and each job's size hint), {@link
    *     Policy#SHADOW} (learning and stamping, never setting the priority) or {@link
    *     Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
    * @param levels the levels, in [2, 10]; 3 for the static maps
@@ -301,7 +302,8 @@ final class RabbitArm implements BenchArm {
       } else if (policy == Policy.PREDICTIVE
           || policy == Policy.SHADOW
           || policy == Policy.PREDICTIVE_PAPER
-          || policy == Policy.PREDICTIVE_TODAY) {
+          || policy == Policy.PREDICTIVE_TODAY
+          || policy == Policy.PREDICTIVE_SIZED) {
         boolean guarded = policy != Policy.PREDICTIVE_TODAY;
         HistogramPredictor predictor =
             new HistogramPredictor(
@@ -311,6 +313,7 @@ final class RabbitArm implements BenchArm {
                     .keyGuard(guarded)
                     .safeguard(guarded)
                     .borrowFromProducer(guarded)
+                    .sizeBins(policy == Policy.PREDICTIVE_SIZED)
                     .build(),
                 Ticker.SYSTEM,
                 Mode.PREDICTIVE);
@@ -357,6 +360,7 @@ final class RabbitArm implements BenchArm {
                         .reports(session.reports == null ? ReportSink.NO_OP : session.reports)
                         .lanes(laneOptions)
                         .stats(session.consumerStats)
+                        .sizeHints(policy == Policy.PREDICTIVE_SIZED)
                         .build());
         channel.basicQos(1);
         channel.basicConsume(
@@ -511,6 +515,7 @@ final class RabbitArm implements BenchArm {
                   ChannelOptions.builder(user)
                       .router(router)
                       .shadow(policy == Policy.SHADOW)
+                      .sizeHints(policy == Policy.PREDICTIVE_SIZED)
                       .build());
       synchronized (channels) {
         channels.add(channel);
@@ -557,10 +562,18 @@ final class RabbitArm implements BenchArm {
     }
 
     private AMQP.BasicProperties properties(Job job, Placement.Decision own) {
+      String jobType = job.type().wireName();
       AMQP.BasicProperties.Builder props =
           new AMQP.BasicProperties.Builder()
               .deliveryMode(1)
-              .headers(Map.of(HarbingerHeaders.DEFAULT_JOB_TYPE, job.type().wireName()));
+              .headers(
+                  policy == Policy.PREDICTIVE_SIZED
+                      ? Map.of(
+                          HarbingerHeaders.DEFAULT_JOB_TYPE,
+                          jobType,
+                          ChannelOptions.SIZE_HINT_HEADER,
+                          job.sizeHint())
+                      : Map.of(HarbingerHeaders.DEFAULT_JOB_TYPE, jobType));
       if (own != null && lanes == null) {
         props.priority(levels - 1 - own.level());
       }

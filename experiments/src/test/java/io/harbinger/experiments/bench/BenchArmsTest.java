@@ -26,6 +26,7 @@ class ArmsTest {
             "rabbitmq-naive",
             "rabbitmq-predictive-paper",
             "rabbitmq-predictive-today",
+            "rabbitmq-predictive-sized",
             "rabbitmq-predictive-quorum",
             "rabbitmq-lanes",
             "rabbitmq-lanes-quorum",

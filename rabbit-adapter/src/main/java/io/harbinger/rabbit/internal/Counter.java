@@ -25,5 +25,7 @@ public enum Counter {
   /** See {@link AdapterStats#prefetchWarnings()}. */
   PREFETCH_WARNING,
   /** See {@link AdapterStats#unreadableStamps()}. */
-  UNREADABLE_STAMP
+  UNREADABLE_STAMP,
+  /** See {@link AdapterStats#invalidSizeHints()}. */
+  INVALID_SIZE_HINT
 }

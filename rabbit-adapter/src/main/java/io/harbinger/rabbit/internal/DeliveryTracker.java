@@ -249,7 +249,7 @@ public final class DeliveryTracker {
             .setPublishedAtMicros(Math.max(0, f.publishedAtMicros))
             .setSettledAtMicros(MessageStamper.epochMicros(clock));
     if (sizeHints) {
-      r.setSize(f.bodyLength);
+      r.setSize(f.sizeHint);
     }
     Counters.increment(stats, Counter.REPORT);
     if (outcome == Outcome.OUTCOME_CENSORED) {
@@ -267,6 +267,7 @@ public final class DeliveryTracker {
     final String producer;
     final String jobType;
     final int bodyLength;
+    final long sizeHint;
     final long startNanos;
     final long publishedAtMicros;
     final long waitMicros;
@@ -288,6 +289,7 @@ public final class DeliveryTracker {
         long startNanos) {
       this.startNanos = startNanos;
       this.bodyLength = body == null ? 0 : body.length;
+      this.sizeHint = sizeHints ? SizeHints.of(headers, bodyLength, stats) : bodyLength;
       this.redelivered = redelivered;
       producer = user == null ? "" : user;
       Object jt = headers == null ? null : headers.get(jobTypeHeader);

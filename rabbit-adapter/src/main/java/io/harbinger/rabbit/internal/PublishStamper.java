@@ -50,7 +50,8 @@ final class PublishStamper {
    * @param exchange the exchange published to, empty for the default exchange
    * @param routingKey the routing key, the queue's name on the default exchange
    * @param props the caller's properties, or null
-   * @param bodyLength the body length in bytes, the size hint when size hints are on
+   * @param bodyLength the body length in bytes, the size hint when size hints are on and the caller
+   *     set no {@code x-size-hint} header
    * @return new properties; the caller's are untouched
    */
   AMQP.BasicProperties stamp(
@@ -60,7 +61,7 @@ final class PublishStamper {
         exchange,
         routingKey,
         callerHeaders == null ? null : callerHeaders.get(jobTypeHeader),
-        bodyLength,
+        stamper.sizeHint(callerHeaders, bodyLength),
         props == null ? null : props.getPriority(),
         props == null ? null : props.getUserId(),
         props,
@@ -86,7 +87,7 @@ final class PublishStamper {
         "",
         lanes.queue(),
         callerHeaders == null ? null : callerHeaders.get(jobTypeHeader),
-        bodyLength,
+        stamper.sizeHint(callerHeaders, bodyLength),
         props == null ? null : props.getPriority(),
         props == null ? null : props.getUserId(),
         props,

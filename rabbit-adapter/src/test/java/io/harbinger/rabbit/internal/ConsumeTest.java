@@ -80,6 +80,14 @@ class ConsumeTest {
     return new AMQP.BasicProperties.Builder().userId(user).headers(headers).build();
   }
 
+  /** A wrapped producer's message with an {@code x-size-hint} header. */
+  private static AMQP.BasicProperties sized(Object sizeHint) {
+    Map<String, Object> headers =
+        new HashMap<>(props("shop", "resize", NOW_MICROS, 0).getHeaders());
+    headers.put(ChannelOptions.SIZE_HINT_HEADER, sizeHint);
+    return new AMQP.BasicProperties.Builder().userId("shop").headers(headers).build();
+  }
+
   /** A message of a producer of the first version, which wrote three headers. */
   private static AMQP.BasicProperties firstVersionProps(
       String user, String jobType, long publishedAt, int level) {
@@ -137,6 +145,33 @@ class ConsumeTest {
     assertThat(r.getSettledAtMicros()).isEqualTo(NOW_MICROS);
     assertThat(r.hasSize()).isFalse();
     assertThat(channel.tracker().unsettledCount()).isZero();
+  }
+
+  @Test
+  void delivery_sizeHintsOn_reportCarriesTheHeadersSizeElseTheBodyLength() throws Exception {
+    PredictiveChannel sized =
+        new PredictiveChannel(
+            delegate,
+            ChannelOptions.builder("consumer")
+                .reports(reports::add)
+                .stats(stats)
+                .clock(CLOCK)
+                .ticker(nanos::get)
+                .sizeHints(true)
+                .build(),
+            guard);
+    ArgumentCaptor<Consumer> wrapped = ArgumentCaptor.forClass(Consumer.class);
+    sized.basicConsume("q", true, new DefaultConsumer(sized));
+    verify(delegate).basicConsume(eq("q"), eq(true), wrapped.capture());
+    AMQP.BasicProperties hinted = sized(LongStringHelper.asLongString("640"));
+    AMQP.BasicProperties garbage = sized(-5);
+
+    wrapped.getValue().handleDelivery("ct", envelope(1, false), hinted, new byte[10]);
+    wrapped.getValue().handleDelivery("ct", envelope(2, false), garbage, new byte[10]);
+    wrapped.getValue().handleDelivery("ct", envelope(3, false), props("shop", "x", 1, 0), null);
+
+    assertThat(reports).extracting(DurationReport::getSize).containsExactly(640L, 10L, 0L);
+    assertThat(stats.invalidSizeHints()).isEqualTo(1);
   }
 
   @Test

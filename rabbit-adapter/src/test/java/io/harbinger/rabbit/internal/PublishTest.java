@@ -75,6 +75,13 @@ class PublishTest {
     return new AMQP.BasicProperties.Builder().headers(headers).contentType("text/plain").build();
   }
 
+  private static AMQP.BasicProperties withSize(String jobType, Object sizeHint) {
+    Map<String, Object> headers = new HashMap<>();
+    headers.put("x-job-type", jobType);
+    headers.put(ChannelOptions.SIZE_HINT_HEADER, sizeHint);
+    return new AMQP.BasicProperties.Builder().headers(headers).build();
+  }
+
   private AMQP.BasicProperties sentProps() throws Exception {
     ArgumentCaptor<AMQP.BasicProperties> props =
         ArgumentCaptor.forClass(AMQP.BasicProperties.class);
@@ -405,6 +412,44 @@ class PublishTest {
         "ex", "rk", false, false, withJobType("fast"), ByteBuffer.allocate(40), null);
 
     assertThat(routedSizes).containsExactly(3000L, 40L);
+  }
+
+  @Test
+  void publish_sizeHintHeader_isTheSizeHint_garbageFallsBackToBodyLengthAndIsCounted()
+      throws Exception {
+    Channel channel =
+        wrap(ChannelOptions.builder("shop").router(router(Mode.PREDICTIVE)).sizeHints(true));
+    AMQP.BasicProperties hinted = withSize("resize", 12_000_000L);
+    AMQP.BasicProperties asText = withSize("resize", "640");
+    AMQP.BasicProperties garbage = withSize("resize", "lots");
+
+    channel.basicPublish("ex", "rk", hinted, new byte[30]);
+    channel.basicPublish("ex", "rk", asText, new byte[30]);
+    channel.basicPublish("ex", "rk", garbage, new byte[30]);
+
+    assertThat(routedSizes).containsExactly(12_000_000L, 640L, 30L);
+    var stats = PredictiveChannels.optionsOf(channel).stats();
+    assertThat(stats.invalidSizeHints()).isEqualTo(1);
+    assertThat(stats.published()).isEqualTo(3);
+    // The header goes out as the caller set it: the consumer reads the same size.
+    ArgumentCaptor<AMQP.BasicProperties> sent = ArgumentCaptor.forClass(AMQP.BasicProperties.class);
+    verify(delegate, org.mockito.Mockito.times(3))
+        .basicPublish(eq("ex"), eq("rk"), sent.capture(), any(byte[].class));
+    assertThat(sent.getAllValues())
+        .extracting(p -> String.valueOf(p.getHeaders().get(ChannelOptions.SIZE_HINT_HEADER)))
+        .containsExactly("12000000", "640", "lots");
+  }
+
+  @Test
+  void publish_sizeHintsOff_headerIsNotRead() throws Exception {
+    Channel channel = wrap(ChannelOptions.builder("shop").router(router(Mode.PREDICTIVE)));
+    AMQP.BasicProperties garbage = withSize("resize", "lots");
+
+    channel.basicPublish("ex", "rk", garbage, new byte[30]);
+
+    // Routed without a size (the test router records -1 then).
+    assertThat(routedSizes).containsExactly(-1L);
+    assertThat(PredictiveChannels.optionsOf(channel).stats().invalidSizeHints()).isZero();
   }
 
   @Test
