@@ -53,16 +53,21 @@ class ConsumeTest {
   private final List<DurationReport> reports = new CopyOnWriteArrayList<>();
   private final AdapterStats stats = new AdapterStats();
   private final PrefetchGuard guard = new PrefetchGuard();
-  private final PredictiveChannel channel =
-      new PredictiveChannel(
-          delegate,
-          ChannelOptions.builder("consumer")
-              .reports(reports::add)
-              .stats(stats)
-              .clock(CLOCK)
-              .ticker(nanos::get)
-              .build(),
-          guard);
+  private final PredictiveChannel channel = consumerChannel(false);
+
+  /** A wrapped consumer channel on the scripted delegate, reporting to {@link #reports}. */
+  private PredictiveChannel consumerChannel(boolean sizeHints) {
+    return new PredictiveChannel(
+        delegate,
+        ChannelOptions.builder("consumer")
+            .reports(reports::add)
+            .stats(stats)
+            .clock(CLOCK)
+            .ticker(nanos::get)
+            .sizeHints(sizeHints)
+            .build(),
+        guard);
+  }
 
   /** A wrapped producer's message as the broker delivers it: the stamp is a long string. */
   private static AMQP.BasicProperties props(
@@ -149,17 +154,7 @@ class ConsumeTest {
 
   @Test
   void delivery_sizeHintsOn_reportCarriesTheHeadersSizeElseTheBodyLength() throws Exception {
-    PredictiveChannel sized =
-        new PredictiveChannel(
-            delegate,
-            ChannelOptions.builder("consumer")
-                .reports(reports::add)
-                .stats(stats)
-                .clock(CLOCK)
-                .ticker(nanos::get)
-                .sizeHints(true)
-                .build(),
-            guard);
+    PredictiveChannel sized = consumerChannel(true);
     ArgumentCaptor<Consumer> wrapped = ArgumentCaptor.forClass(Consumer.class);
     sized.basicConsume("q", true, new DefaultConsumer(sized));
     verify(delegate).basicConsume(eq("q"), eq(true), wrapped.capture());
