@@ -26,6 +26,9 @@ import java.util.Objects;
  * @param lanePrefetch each lane's prefetch for a lanes arm (the lanes consumer checks its range),
  *     or 0 for the lanes consumer's default (the application's prefetch plus one); 0 for every
  *     other arm
+ * @param pullLanes for a lanes arm, whether its consumers take a lane's message only when free (the
+ *     adapter's pulling lanes consumer) instead of holding each lane's next delivery; false for
+ *     every other arm
  */
 public record ArmDefinition(
     String name,
@@ -36,7 +39,8 @@ public record ArmDefinition(
     int levels,
     QueueLayout layout,
     List<Integer> weights,
-    int lanePrefetch) {
+    int lanePrefetch,
+    boolean pullLanes) {
 
   /** Checks the fields. */
   public ArmDefinition {
@@ -63,10 +67,39 @@ public record ArmDefinition(
     if (lanePrefetch != 0 && !layout.isLanes()) {
       throw new IllegalArgumentException("arm " + name + ": only lanes arms have a lane prefetch");
     }
+    if (pullLanes && !layout.isLanes()) {
+      throw new IllegalArgumentException("arm " + name + ": only lanes arms pull from lanes");
+    }
     if (!runsOn.supports(policy)) {
       throw new IllegalArgumentException(
           "arm " + name + ": policy " + policy.label() + " does not run on " + runsOn);
     }
+  }
+
+  /**
+   * Creates an arm whose lanes, if any, are consumed by holding each lane's next delivery.
+   *
+   * @param name as above
+   * @param runsOn as above
+   * @param policy as above
+   * @param selection as above
+   * @param aging as above
+   * @param levels as above
+   * @param layout as above
+   * @param weights as above
+   * @param lanePrefetch as above
+   */
+  public ArmDefinition(
+      String name,
+      RunsOn runsOn,
+      Policy policy,
+      Selection selection,
+      AgingMode aging,
+      int levels,
+      QueueLayout layout,
+      List<Integer> weights,
+      int lanePrefetch) {
+    this(name, runsOn, policy, selection, aging, levels, layout, weights, lanePrefetch, false);
   }
 
   /**

@@ -68,6 +68,10 @@ public final class Arms {
             QueueLayout.QUORUM_LANES,
             List.of(),
             1));
+    pullLanes("rabbitmq-lanes-quorum-pull", QueueLayout.QUORUM_LANES, Selection.WEIGHTED, 3);
+    pullLanes("rabbitmq-lanes-pull", QueueLayout.CLASSIC_LANES, Selection.WEIGHTED, 3);
+    pullLanes("rabbitmq-lanes-strict-pull", QueueLayout.CLASSIC_LANES, Selection.STRICT, 3);
+    pullLanes("rabbitmq-lanes-5-pull", QueueLayout.CLASSIC_LANES, Selection.WEIGHTED, 5);
     define("redis-fifo", RunsOn.REDIS, Policy.FIFO, Selection.STRICT, AgingMode.NONE, 3);
     broker("broker-fifo", Policy.FIFO, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-predictive", Policy.PREDICTIVE, Selection.STRICT, AgingMode.PLAIN);
@@ -116,6 +120,23 @@ public final class Arms {
         new ArmDefinition(
             name, RunsOn.RABBITMQ, policy, selection, aging, levels, layout, List.of());
     define(arm);
+  }
+
+  /** A lanes arm of the predictor whose consumers take a lane's message only when free. */
+  private static void pullLanes(String name, QueueLayout layout, Selection selection, int levels) {
+    AgingMode aging = selection == Selection.WEIGHTED ? AgingMode.PAUSING : AgingMode.NONE;
+    define(
+        new ArmDefinition(
+            name,
+            RunsOn.RABBITMQ,
+            Policy.PREDICTIVE,
+            selection,
+            aging,
+            levels,
+            layout,
+            List.of(),
+            0,
+            true));
   }
 
   private static void broker(String name, Policy policy, Selection selection, AgingMode aging) {

@@ -37,6 +37,10 @@ class ArmsTest {
         .hasMessageEndingWith(": rabbitmq-fifo");
   }
 
+  private static ArmDefinition quorumPull() {
+    return Arms.byName("rabbitmq-lanes-quorum-pull", EnumSet.of(RunsOn.RABBITMQ));
+  }
+
   @Test
   void on_everyRuntime_namesAreUniqueAndEveryPolicyRunsWhereItIsDefined() {
     List<ArmDefinition> all = Arms.on(EnumSet.allOf(RunsOn.class));
@@ -56,7 +60,18 @@ class ArmsTest {
             "rabbitmq-lanes-strict",
             "rabbitmq-lanes-5",
             "rabbitmq-lanes-oracle",
-            "rabbitmq-lanes-quorum-prefetch1");
+            "rabbitmq-lanes-quorum-prefetch1",
+            "rabbitmq-lanes-quorum-pull",
+            "rabbitmq-lanes-pull",
+            "rabbitmq-lanes-strict-pull",
+            "rabbitmq-lanes-5-pull");
+    assertThat(Arms.on(EnumSet.allOf(RunsOn.class)))
+        .filteredOn(ArmDefinition::pullLanes)
+        .allMatch(a -> a.name().endsWith("-pull") && a.lanePrefetch() == 0);
+    assertThat(quorumPull().layout()).isEqualTo(QueueLayout.QUORUM_LANES);
+    assertThat(quorumPull().aging()).isEqualTo(AgingMode.PAUSING);
+    assertThat(Arms.byName("rabbitmq-lanes-strict-pull", EnumSet.of(RunsOn.RABBITMQ)).aging())
+        .isEqualTo(AgingMode.NONE);
     ArmDefinition quorum = Arms.byName("rabbitmq-lanes-quorum", EnumSet.of(RunsOn.RABBITMQ));
     assertThat(quorum.layout()).isEqualTo(QueueLayout.QUORUM_LANES);
     assertThat(quorum.selection()).isEqualTo(Selection.WEIGHTED);
@@ -80,6 +95,20 @@ class ArmsTest {
                     List.of(),
                     1))
         .hasMessage("arm x: only lanes arms have a lane prefetch");
+    assertThatThrownBy(
+            () ->
+                new ArmDefinition(
+                    "y",
+                    RunsOn.RABBITMQ,
+                    Policy.PREDICTIVE,
+                    Selection.STRICT,
+                    AgingMode.NONE,
+                    3,
+                    QueueLayout.PRIORITY_QUEUE,
+                    List.of(),
+                    0,
+                    true))
+        .hasMessage("arm y: only lanes arms pull from lanes");
     ArmDefinition quorumPriorities =
         Arms.byName("rabbitmq-predictive-quorum", EnumSet.of(RunsOn.RABBITMQ));
     assertThat(quorumPriorities.layout()).isEqualTo(QueueLayout.QUORUM_PRIORITY_QUEUE);

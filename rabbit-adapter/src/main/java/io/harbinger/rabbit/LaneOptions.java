@@ -31,7 +31,10 @@ import java.util.Objects;
  * @param anticipation how long the consumer waits for a lane's next delivery before handing over
  *     work of a level served later, while that lane is likely not empty (it delivered, or had a
  *     delivery settled, within this time, and RabbitMQ may send it more); zero or positive, at most
- *     1 s; 20 ms by default
+ *     1 s; 20 ms by default. Used with {@link LaneFetch#PUSH} only
+ * @param fetch how the consumer gets messages from the lanes: {@link LaneFetch#PUSH} (the default)
+ *     holds each lane's next delivery, {@link LaneFetch#PULL} takes a message only when the
+ *     application has room for it
  */
 public record LaneOptions(
     Selection selection,
@@ -40,7 +43,8 @@ public record LaneOptions(
     Duration agingThreshold,
     Duration agingInterval,
     int lanePrefetch,
-    Duration anticipation) {
+    Duration anticipation,
+    LaneFetch fetch) {
 
   /** The default anticipation, 20 ms. */
   public static final Duration DEFAULT_ANTICIPATION = Duration.ofMillis(20);
@@ -71,11 +75,12 @@ public record LaneOptions(
     if (lanePrefetch < 0 || lanePrefetch > 65535) {
       throw new IllegalArgumentException("lanePrefetch must be in [0, 65535]: " + lanePrefetch);
     }
+    Objects.requireNonNull(fetch, "fetch");
   }
 
   /**
    * Returns the defaults: weighted, default weights, pausing aging after 5 s every 0.5 s, lane
-   * prefetch one above the application's.
+   * prefetch one above the application's, push.
    *
    * @return the defaults
    */
@@ -87,7 +92,8 @@ public record LaneOptions(
         Duration.ofSeconds(5),
         Duration.ofMillis(500),
         0,
-        DEFAULT_ANTICIPATION);
+        DEFAULT_ANTICIPATION,
+        LaneFetch.PUSH);
   }
 
   /**
@@ -108,7 +114,7 @@ public record LaneOptions(
    */
   public LaneOptions withWeights(List<Integer> value) {
     return new LaneOptions(
-        selection, value, aging, agingThreshold, agingInterval, lanePrefetch, anticipation);
+        selection, value, aging, agingThreshold, agingInterval, lanePrefetch, anticipation, fetch);
   }
 
   /**
@@ -119,7 +125,7 @@ public record LaneOptions(
    */
   public LaneOptions withSelection(Selection value) {
     return new LaneOptions(
-        value, weights, aging, agingThreshold, agingInterval, lanePrefetch, anticipation);
+        value, weights, aging, agingThreshold, agingInterval, lanePrefetch, anticipation, fetch);
   }
 
   /**
@@ -130,7 +136,14 @@ public record LaneOptions(
    */
   public LaneOptions withAging(AgingMode value) {
     return new LaneOptions(
-        selection, weights, value, agingThreshold, agingInterval, lanePrefetch, anticipation);
+        selection,
+        weights,
+        value,
+        agingThreshold,
+        agingInterval,
+        lanePrefetch,
+        anticipation,
+        fetch);
   }
 
   /**
@@ -141,7 +154,7 @@ public record LaneOptions(
    */
   public LaneOptions withAgingThreshold(Duration value) {
     return new LaneOptions(
-        selection, weights, aging, value, agingInterval, lanePrefetch, anticipation);
+        selection, weights, aging, value, agingInterval, lanePrefetch, anticipation, fetch);
   }
 
   /**
@@ -152,7 +165,7 @@ public record LaneOptions(
    */
   public LaneOptions withLanePrefetch(int value) {
     return new LaneOptions(
-        selection, weights, aging, agingThreshold, agingInterval, value, anticipation);
+        selection, weights, aging, agingThreshold, agingInterval, value, anticipation, fetch);
   }
 
   /**
@@ -163,7 +176,26 @@ public record LaneOptions(
    */
   public LaneOptions withAnticipation(Duration value) {
     return new LaneOptions(
-        selection, weights, aging, agingThreshold, agingInterval, lanePrefetch, value);
+        selection, weights, aging, agingThreshold, agingInterval, lanePrefetch, value, fetch);
+  }
+
+  /**
+   * Returns a copy with another way of getting messages from the lanes.
+   *
+   * @param value push (hold each lane's next delivery) or pull (take a message only when the
+   *     application has room)
+   * @return the copy
+   */
+  public LaneOptions withFetch(LaneFetch value) {
+    return new LaneOptions(
+        selection,
+        weights,
+        aging,
+        agingThreshold,
+        agingInterval,
+        lanePrefetch,
+        anticipation,
+        value);
   }
 
   /**

@@ -5,6 +5,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.LaneFetch;
 import io.harbinger.rabbit.LaneLayout;
 import io.harbinger.rabbit.LaneOptions;
 import io.harbinger.rabbit.Lanes;
@@ -26,14 +27,15 @@ import java.util.concurrent.TimeUnit;
  * arm spread evenly over its lanes, published straight to them, so that only consumption is
  * measured), then times one consumer draining them: {@code raw} consumes one classic queue on a raw
  * channel; {@code lanes} consumes the lanes of one logical queue through a wrapped channel (weights
- * 8:3:1, pausing aging, a lane prefetch of 2). The order of the arms alternates every round. It
- * prints each arm's median rate and the median of the per-round ratios lanes / raw, with their
- * range.
+ * 8:3:1, pausing aging, a lane prefetch of 2; with {@code --pull}, pulling instead: {@code
+ * basic.get} from the lane the scheduling core picks). The order of the arms alternates every
+ * round. It prints each arm's median rate and the median of the per-round ratios lanes / raw, with
+ * their range.
  *
  * <p>Run with {@code java -cp benchmarks/target/benchmarks.jar
  * io.harbinger.benchmarks.rabbit.LanesConsumeCost [--rounds N] [--per-round N] [--levels L]
- * [--quorum]} (defaults 10 rounds of 20,000 messages, 3 levels, classic queues). The broker is
- * found from {@code RABBITMQ_URI} (default the loopback guest account).
+ * [--quorum] [--pull]} (defaults 10 rounds of 20,000 messages, 3 levels, classic queues, push). The
+ * broker is found from {@code RABBITMQ_URI} (default the loopback guest account).
  */
 public final class LanesConsumeCost {
 
@@ -50,12 +52,14 @@ public final class LanesConsumeCost {
     int perRound = 20_000;
     int levels = 3;
     boolean quorum = false;
+    LaneOptions options = LaneOptions.defaults();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--per-round" -> perRound = Integer.parseInt(args[++i]);
         case "--levels" -> levels = Integer.parseInt(args[++i]);
         case "--quorum" -> quorum = true;
+        case "--pull" -> options = options.withFetch(LaneFetch.PULL);
         default -> throw new IllegalArgumentException("unknown option: " + args[i]);
       }
     }
@@ -87,7 +91,13 @@ public final class LanesConsumeCost {
             List<String> targets = rawArm ? List.of(rawQueue) : layout.laneNames();
             fill(connection, targets, perRound, body);
             double rate =
-                drain(connection, factory.getUsername(), rawArm, rawQueue, lanesQueue, perRound);
+                drain(
+                    connection,
+                    factory.getUsername(),
+                    rawArm ? null : options,
+                    rawQueue,
+                    lanesQueue,
+                    perRound);
             if (rawArm) {
               raw[r] = rate;
             } else {
@@ -115,11 +125,12 @@ public final class LanesConsumeCost {
       Arrays.sort(sorted);
       System.out.printf(
           java.util.Locale.ROOT,
-          "%s queues, %d levels, %d rounds of %d messages, prefetch 1, empty handlers:%n"
+          "%s queues, %d levels, %s lanes, %d rounds of %d messages, prefetch 1, empty handlers:%n"
               + "raw median %.0f/s, lanes median %.0f/s, lanes / raw median %.3f (range %.3f to"
               + " %.3f; target at least 0.90)%n",
           quorum ? "quorum" : "classic",
           levels,
+          options.fetch() == LaneFetch.PULL ? "pulled" : "pushed",
           rounds,
           perRound,
           median(raw),
@@ -145,15 +156,21 @@ public final class LanesConsumeCost {
     }
   }
 
+  /** Drains one arm: the raw queue when {@code lanes} is null, else the lanes with them. */
   private static double drain(
-      Connection connection, String user, boolean raw, String rawQueue, String lanesQueue, int n)
+      Connection connection,
+      String user,
+      LaneOptions lanes,
+      String rawQueue,
+      String lanesQueue,
+      int n)
       throws Exception {
+    boolean raw = lanes == null;
     Channel channel =
         raw
             ? connection.createChannel()
             : PredictiveChannels.wrap(
-                connection.createChannel(),
-                ChannelOptions.builder(user).lanes(LaneOptions.defaults()).build());
+                connection.createChannel(), ChannelOptions.builder(user).lanes(lanes).build());
     try {
       channel.basicQos(1);
       CountDownLatch done = new CountDownLatch(n);

@@ -9,6 +9,7 @@ import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Router;
 import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.LaneFetch;
 import io.harbinger.rabbit.LaneLayout;
 import io.harbinger.rabbit.LaneOptions;
 import io.harbinger.rabbit.Lanes;
@@ -36,8 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * wait (publish to handler start; a long job still waiting at the end counts with its wait so far).
  *
  * <p>Run with {@code java -cp benchmarks/target/benchmarks.jar
- * io.harbinger.benchmarks.rabbit.LanesStarvation [--seconds S]} (default 120 s per arm). The broker
- * is found from {@code RABBITMQ_URI} (default the loopback guest account).
+ * io.harbinger.benchmarks.rabbit.LanesStarvation [--seconds S] [--pull]} (default 120 s per arm;
+ * {@code --pull} consumes the lanes by pulling, {@link LaneFetch#PULL}). The broker is found from
+ * {@code RABBITMQ_URI} (default the loopback guest account).
  */
 public final class LanesStarvation {
 
@@ -54,9 +56,12 @@ public final class LanesStarvation {
    */
   public static void main(String[] args) throws Exception {
     int seconds = 120;
+    LaneFetch fetch = LaneFetch.PUSH;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--seconds")) {
         seconds = Integer.parseInt(args[++i]);
+      } else if (args[i].equals("--pull")) {
+        fetch = LaneFetch.PULL;
       } else {
         throw new IllegalArgumentException("unknown option: " + args[i]);
       }
@@ -76,7 +81,7 @@ public final class LanesStarvation {
         LONG_MILLIS,
         9 * LONG_MILLIS / 1000.0);
     for (LaneOptions options : List.of(LaneOptions.strict(), LaneOptions.defaults())) {
-      run(factory, options, seconds);
+      run(factory, options.withFetch(fetch), seconds);
     }
   }
 
@@ -156,6 +161,7 @@ public final class LanesStarvation {
           "%-40s long jobs published %d, run %d, longest long-job wait %.2f s; short jobs"
               + " published %d, run %d%n",
           options.selection().label()
+              + (options.fetch() == LaneFetch.PULL ? " pulled" : "")
               + " lanes "
               + (options.selection() == io.harbinger.scheduler.Selection.WEIGHTED
                   ? options.weightsFor(3) + " " + options.aging().label() + " aging"

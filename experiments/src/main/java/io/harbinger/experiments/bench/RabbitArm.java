@@ -31,6 +31,7 @@ import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.EmbeddedRouter;
 import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.LaneFetch;
 import io.harbinger.rabbit.LaneLayout;
 import io.harbinger.rabbit.LaneOptions;
 import io.harbinger.rabbit.Lanes;
@@ -170,7 +171,8 @@ final class RabbitArm implements BenchArm {
             .withSelection(arm.selection())
             .withAging(arm.aging())
             .withWeights(arm.weights())
-            .withLanePrefetch(arm.lanePrefetch());
+            .withLanePrefetch(arm.lanePrefetch())
+            .withFetch(arm.pullLanes() ? LaneFetch.PULL : LaneFetch.PUSH);
     return new RabbitArm(
         arm.name(),
         arm.policy(),
@@ -275,10 +277,12 @@ final class RabbitArm implements BenchArm {
                   + laneOptions.weightsFor(levels)
                   + ", "
                   + laneOptions.aging().label()
-                  + " aging, lane prefetch "
-                  + (laneOptions.lanePrefetch() == 0
-                      ? "the application's plus one"
-                      : Integer.toString(laneOptions.lanePrefetch())));
+                  + (laneOptions.fetch() == LaneFetch.PULL
+                      ? " aging, pulled when a worker is free"
+                      : " aging, lane prefetch "
+                          + (laneOptions.lanePrefetch() == 0
+                              ? "the application's plus one"
+                              : Integer.toString(laneOptions.lanePrefetch()))));
         } else {
           PriorityQueues.declare(
               admin,

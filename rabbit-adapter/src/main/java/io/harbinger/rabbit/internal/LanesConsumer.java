@@ -2,7 +2,6 @@ package io.harbinger.rabbit.internal;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.Recoverable;
@@ -70,7 +69,7 @@ import org.slf4j.LoggerFactory;
  * handler on the dispatcher thread; settlements may come from any thread. All state is guarded by
  * one lock, never held while calling the application or RabbitMQ.
  */
-final class LanesConsumer {
+final class LanesConsumer implements LanesConsumption {
 
   private static final Logger LOG = LoggerFactory.getLogger(LanesConsumer.class);
 
@@ -154,7 +153,8 @@ final class LanesConsumer {
   }
 
   /** Returns the consumer tag the application sees. */
-  String tag() {
+  @Override
+  public String tag() {
     return tag;
   }
 
@@ -173,9 +173,10 @@ final class LanesConsumer {
    * @throws Lanes.LanesException when a lane is missing; nothing was consumed
    * @throws IOException when RabbitMQ refuses a consume
    */
-  String start(boolean noLocal, boolean exclusive, Map<String, Object> arguments)
+  @Override
+  public String start(boolean noLocal, boolean exclusive, Map<String, Object> arguments)
       throws IOException {
-    checkLanes();
+    LaneCheck.requireLanes(delegate, layout);
     delegate.basicQos(lanePrefetch, false);
     dispatcher = new Thread(this::dispatch, "harbinger-lanes-" + layout.queue());
     dispatcher.setDaemon(true);
@@ -207,60 +208,9 @@ final class LanesConsumer {
     return tag;
   }
 
-  /** Passively declares every lane on a channel of its own, so a missing one is named. */
-  private void checkLanes() throws IOException {
-    Connection connection = delegate.getConnection();
-    if (connection == null) {
-      return;
-    }
-    List<String> missing = new ArrayList<>();
-    Channel probe = null;
-    try {
-      for (int level = 0; level < layout.levels(); level++) {
-        String lane = layout.laneName(level);
-        if (probe == null || !probe.isOpen()) {
-          probe = connection.createChannel();
-          if (probe == null) {
-            throw new IOException("no channel available to check the lanes of " + layout.queue());
-          }
-        }
-        try {
-          probe.queueDeclarePassive(lane);
-        } catch (IOException e) {
-          if (!String.valueOf(BrokerReplies.reasonOf(e)).contains("NOT_FOUND")) {
-            throw e;
-          }
-          missing.add("'" + lane + "' (level " + level + ")");
-        }
-      }
-    } finally {
-      if (probe != null && probe.isOpen()) {
-        try {
-          probe.close();
-        } catch (IOException | java.util.concurrent.TimeoutException | RuntimeException ignored) {
-          // Best effort: the probe channel carries nothing.
-        }
-      }
-    }
-    if (!missing.isEmpty()) {
-      throw new Lanes.LanesException(
-          "the lanes queue '"
-              + layout.queue()
-              + "' has "
-              + layout.levels()
-              + " lanes, and RabbitMQ has no queue for lane "
-              + String.join(", ", missing)
-              + ": nothing was consumed. Fix: declare the lanes with Lanes.declare(channel, \""
-              + layout.queue()
-              + "\", "
-              + layout.levels()
-              + ", arguments) before consuming, or record the layout they were declared with.",
-          null);
-    }
-  }
-
   /** Cancels every lane; the application hears one cancel-ok once all lanes confirmed. */
-  void cancel() throws IOException {
+  @Override
+  public void cancel() throws IOException {
     IOException failure = null;
     for (String laneTag : laneTags) {
       try {
@@ -280,7 +230,8 @@ final class LanesConsumer {
    * @param deliveryTag the tag settled
    * @param multiple whether every tag up to it is settled too
    */
-  void settled(long deliveryTag, boolean multiple) {
+  @Override
+  public void settled(long deliveryTag, boolean multiple) {
     lock.lock();
     try {
       if (handed.isEmpty()) {
@@ -373,7 +324,8 @@ final class LanesConsumer {
   }
 
   /** Forgets the unsettled hand-offs after {@code basic.recover}: RabbitMQ redelivers them. */
-  void recovered() {
+  @Override
+  public void recovered() {
     lock.lock();
     try {
       handed.clear();
@@ -384,7 +336,8 @@ final class LanesConsumer {
   }
 
   /** Stops the dispatcher and drops what is held; the lanes' consumers are left to the channel. */
-  void stop() {
+  @Override
+  public void stop() {
     lock.lock();
     try {
       stopped = true;
@@ -411,7 +364,8 @@ final class LanesConsumer {
   }
 
   /** Returns how many deliveries this consumer holds now. */
-  int held() {
+  @Override
+  public int held() {
     lock.lock();
     try {
       return held.size();
@@ -473,36 +427,13 @@ final class LanesConsumer {
   }
 
   private void deliver(LaneJob job) {
-    try {
-      if (autoAck) {
-        delegate.basicAck(job.envelope.getDeliveryTag(), false);
-      }
-      application.handleDelivery(tag, job.envelope, job.properties, job.body);
-      if (autoAck) {
-        lock.lock();
-        try {
-          // The level's cost is the handler's duration when the consumer acknowledges itself.
-          arbiter.finished(job.pulledLevel, ticker.nanos() - job.handedNanos);
-        } finally {
-          lock.unlock();
-        }
-      }
-    } catch (Exception e) {
-      if (!delegate.isOpen()) {
-        // The channel closed under the handler (an acknowledgement on it failed, say): RabbitMQ
-        // redelivers what was unsettled, and a recovering channel resumes the lanes.
-        LOG.debug("the consumer of lanes queue '{}' failed on a closed channel", layout.queue(), e);
-        return;
-      }
-      LOG.error(
-          "the consumer of lanes queue '{}' threw from handleDelivery; closing the channel, as"
-              + " the RabbitMQ client does",
-          layout.queue(),
-          e);
+    if (LaneHandOff.run(delegate, application, tag, job, autoAck, layout.queue()) && autoAck) {
+      lock.lock();
       try {
-        delegate.close(AMQP.REPLY_SUCCESS, "Closed due to exception from Consumer " + tag);
-      } catch (IOException | java.util.concurrent.TimeoutException | RuntimeException ignored) {
-        // Already closing.
+        // The level's cost is the handler's duration when the consumer acknowledges itself.
+        arbiter.finished(job.pulledLevel, ticker.nanos() - job.handedNanos);
+      } finally {
+        lock.unlock();
       }
     }
   }

@@ -14,6 +14,7 @@ import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.WriteListener;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.LaneFetch;
 import io.harbinger.rabbit.LaneLayout;
 import io.harbinger.rabbit.ProducerProperty;
 import java.io.IOException;
@@ -61,7 +62,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
   private final PrefetchGuard prefetchGuard;
   private volatile int consumerPrefetch;
   private volatile int channelPrefetch;
-  private final Map<String, LanesConsumer> lanesConsumers = new ConcurrentHashMap<>();
+  private final Map<String, LanesConsumption> lanesConsumers = new ConcurrentHashMap<>();
 
   /**
    * Wraps a channel.
@@ -276,7 +277,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
 
   private void settledLanes(long deliveryTag, boolean multiple) {
     if (!lanesConsumers.isEmpty()) {
-      for (LanesConsumer c : lanesConsumers.values()) {
+      for (LanesConsumption c : lanesConsumers.values()) {
         c.settled(deliveryTag, multiple);
       }
     }
@@ -286,7 +287,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
   public AMQP.Basic.RecoverOk basicRecover() throws IOException {
     AMQP.Basic.RecoverOk ok = delegate.basicRecover();
     tracker.recoverAll();
-    lanesConsumers.values().forEach(LanesConsumer::recovered);
+    lanesConsumers.values().forEach(LanesConsumption::recovered);
     return ok;
   }
 
@@ -294,7 +295,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
   public AMQP.Basic.RecoverOk basicRecover(boolean requeue) throws IOException {
     AMQP.Basic.RecoverOk ok = delegate.basicRecover(requeue);
     tracker.recoverAll();
-    lanesConsumers.values().forEach(LanesConsumer::recovered);
+    lanesConsumers.values().forEach(LanesConsumption::recovered);
     return ok;
   }
 
@@ -441,17 +442,29 @@ public sealed class PredictiveChannel extends ForwardingChannel
     int c = consumerPrefetch;
     int g = channelPrefetch;
     int prefetch = c == 0 ? g : g == 0 ? c : Math.min(c, g);
-    LanesConsumer consumer =
-        new LanesConsumer(
-            delegate,
-            lanes,
-            options.lanes(),
-            new TimedConsumer(callback, tracker, autoAck),
-            consumerTag,
-            autoAck,
-            prefetch,
-            options.stats(),
-            options.ticker());
+    Consumer timed = new TimedConsumer(callback, tracker, autoAck);
+    LanesConsumption consumer =
+        options.lanes().fetch() == LaneFetch.PULL && (autoAck || prefetch > 0)
+            ? new PullingLanesConsumer(
+                delegate,
+                lanes,
+                options.lanes(),
+                timed,
+                consumerTag,
+                autoAck,
+                prefetch,
+                options.stats(),
+                options.ticker())
+            : new LanesConsumer(
+                delegate,
+                lanes,
+                options.lanes(),
+                timed,
+                consumerTag,
+                autoAck,
+                prefetch,
+                options.stats(),
+                options.ticker());
     lanesConsumers.put(consumer.tag(), consumer);
     try {
       return consumer.start(noLocal, exclusive, arguments);
@@ -463,7 +476,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
 
   @Override
   public void basicCancel(String consumerTag) throws IOException {
-    LanesConsumer lanes = consumerTag == null ? null : lanesConsumers.remove(consumerTag);
+    LanesConsumption lanes = consumerTag == null ? null : lanesConsumers.remove(consumerTag);
     if (lanes == null) {
       delegate.basicCancel(consumerTag);
       return;
@@ -472,7 +485,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
   }
 
   private void stopLanes() {
-    for (LanesConsumer c : lanesConsumers.values()) {
+    for (LanesConsumption c : lanesConsumers.values()) {
       c.stop();
     }
     lanesConsumers.clear();
@@ -485,7 +498,7 @@ public sealed class PredictiveChannel extends ForwardingChannel
    */
   int lanesHeld() {
     int held = 0;
-    for (LanesConsumer c : lanesConsumers.values()) {
+    for (LanesConsumption c : lanesConsumers.values()) {
       held += c.held();
     }
     return held;

@@ -1,0 +1,757 @@
+package io.harbinger.rabbit.internal;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Consumer;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.RecoveryListener;
+import com.rabbitmq.client.ShutdownListener;
+import com.rabbitmq.client.ShutdownSignalException;
+import io.harbinger.predictor.Ticker;
+import io.harbinger.rabbit.AdapterStats;
+import io.harbinger.rabbit.LaneFetch;
+import io.harbinger.rabbit.LaneLayout;
+import io.harbinger.rabbit.LaneOptions;
+import io.harbinger.scheduler.Aging;
+import io.harbinger.scheduler.LevelArbiter;
+import io.harbinger.scheduler.SchedulerConfig;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer of a logical lanes queue that takes a lane's message only when its application has
+ * room for one ({@link LaneFetch#PULL}), so that a busy consumer holds nothing another consumer of
+ * the lanes could run, as a consumer of one priority queue with prefetch 1 holds nothing.
+ *
+ * <p>Implementation notes (seed paper section 3.7, served the way the production-flow replay's
+ * lanes arms assume: a free worker takes the head of the level the selector picks). While the
+ * application has fewer unsettled hand-offs than its prefetch, the dispatcher asks the scheduling
+ * core's {@link LevelArbiter} for a level among the lanes not yet found empty in this round and
+ * takes that lane's next message with {@code basic.get} (manual acknowledgement); an empty lane
+ * drops out of the round and the arbiter is asked again. A lane found empty is reported to the
+ * arbiter as activated before it is tried again, so that an idle level banks no credit. When every
+ * lane is empty, the consumer subscribes to every lane with prefetch 1 and waits; it hands over
+ * what arrives and, from then on, pulls again and cancels the subscriptions. A thread of its own
+ * subscribes and cancels, so no hand-over waits for those calls; what reaches the consumer while it
+ * cancels is held in {@link HeldDeliveries}, served first by the same selection and aged as in
+ * {@link LanesConsumer}.
+ *
+ * <p>Cost: one {@code basic.get} per message while the lanes have work, plus one per empty lane
+ * tried before it; one consume and one cancel per lane each time the consumer goes idle and busy
+ * again.
+ *
+ * <p>Acknowledgements, nacks, requeues and redeliveries are RabbitMQ's: a message taken with {@code
+ * basic.get} is a delivery of the channel like any other, and a requeued message returns to its own
+ * lane. With automatic acknowledgement on the application's side, each message is acknowledged when
+ * it is handed over. When the application cancels, what is held goes back to its lane ({@code
+ * basic.reject} with requeue); on a shutdown it is dropped (RabbitMQ redelivers it). On an
+ * automatically recovering channel the consumer resumes after recovery: each subscription has a tag
+ * of its own, and one that the client re-registers is adopted or cancelled, never duplicated. A
+ * lane deleted while the consumer pulls closes the channel ({@code basic.get} on a missing queue is
+ * a channel error), which the application hears as a shutdown naming the lane.
+ *
+ * <p>Thread safety: the dispatcher thread takes messages and runs the application's handler, the
+ * subscriber thread subscribes and cancels, lane callbacks run on the connection's consumer threads
+ * and settlements may come from any thread. All state is guarded by one lock, never held while
+ * calling the application or RabbitMQ; subscribing and cancelling are serialised by a second one.
+ */
+final class PullingLanesConsumer implements LanesConsumption {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PullingLanesConsumer.class);
+
+  private final Channel delegate;
+  private final LaneLayout layout;
+  private final Consumer application;
+  private final String tag;
+  private final boolean autoAck;
+  private final int maxUnsettled;
+  private final AdapterStats stats;
+  private final Ticker ticker;
+  private final int allLanes;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition wakeup = lock.newCondition();
+  private final Object subscriptionCalls = new Object();
+  private final NavigableMap<Long, LaneJob> handed = new TreeMap<>();
+  private final LevelArbiter arbiter;
+  private final Aging aging;
+  private final HeldDeliveries held;
+  private final long agingIntervalNanos;
+  private final String[] subscriptionTags;
+  private final List<String> strays = new ArrayList<>();
+  private final ShutdownListener shutdownListener = this::channelShutdown;
+  private final RecoveryListener recoveryListener = new ChannelRecovery();
+  private boolean noLocal;
+  private Map<String, Object> arguments;
+  private int emptyLanes;
+  private boolean idle;
+  private long subscriptions;
+  private long generation;
+  private boolean stopped;
+  private boolean cancelled;
+  private boolean channelDown;
+  private boolean shutdownForwarded;
+  private boolean cancelForwarded;
+  private long lastAgingNanos;
+
+  PullingLanesConsumer(
+      Channel delegate,
+      LaneLayout layout,
+      LaneOptions options,
+      Consumer application,
+      String consumerTag,
+      boolean autoAck,
+      int applicationPrefetch,
+      AdapterStats stats,
+      Ticker ticker) {
+    if (!autoAck && applicationPrefetch <= 0) {
+      throw new IllegalArgumentException(
+          "pulling lanes needs a consumer prefetch (basicQos) or automatic acknowledgement");
+    }
+    this.delegate = delegate;
+    this.layout = layout;
+    SchedulerConfig config = options.schedulerConfig(layout.levels());
+    this.application = application;
+    this.tag =
+        consumerTag == null || consumerTag.isEmpty()
+            ? "harbinger-lanes-" + UUID.randomUUID()
+            : consumerTag;
+    this.autoAck = autoAck;
+    this.maxUnsettled = autoAck ? 1 : applicationPrefetch;
+    this.stats = stats;
+    this.ticker = ticker;
+    this.allLanes = (1 << layout.levels()) - 1;
+    this.agingIntervalNanos = options.agingInterval().toNanos();
+    this.arbiter = new LevelArbiter(layout.levels(), config.newSelector());
+    this.aging = config.newAging();
+    this.held = new HeldDeliveries(layout.levels(), level -> {});
+    this.subscriptionTags = new String[layout.levels()];
+    this.lastAgingNanos = ticker.nanos();
+  }
+
+  @Override
+  public String tag() {
+    return tag;
+  }
+
+  @Override
+  public String start(boolean noLocal, boolean exclusive, Map<String, Object> arguments)
+      throws IOException {
+    if (exclusive) {
+      throw new IllegalArgumentException(
+          "lanes queue '"
+              + layout.queue()
+              + "': an exclusive consumer needs LaneFetch.PUSH; LaneFetch.PULL subscribes to the"
+              + " lanes only while they are empty, so it cannot hold them exclusively");
+    }
+    LaneCheck.requireLanes(delegate, layout);
+    this.noLocal = noLocal;
+    this.arguments = arguments == null ? null : new HashMap<>(arguments);
+    delegate.basicQos(1, false);
+    delegate.addShutdownListener(shutdownListener);
+    if (delegate instanceof Recoverable r) {
+      r.addRecoveryListener(recoveryListener);
+    }
+    Thread dispatcher = new Thread(this::dispatch, "harbinger-lanes-" + layout.queue());
+    dispatcher.setDaemon(true);
+    Thread subscriber = new Thread(this::subscribe, "harbinger-lanes-sub-" + layout.queue());
+    subscriber.setDaemon(true);
+    dispatcher.start();
+    subscriber.start();
+    application.handleConsumeOk(tag);
+    return tag;
+  }
+
+  @Override
+  public void cancel() throws IOException {
+    lock.lock();
+    try {
+      if (cancelled) {
+        return;
+      }
+      cancelled = true;
+      stopped = true;
+      wakeup.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    IOException failure = null;
+    synchronized (subscriptionCalls) {
+      try {
+        cancelSubscriptions(true);
+      } catch (IOException e) {
+        failure = e;
+      }
+    }
+    List<LaneJob> returned = new ArrayList<>();
+    lock.lock();
+    try {
+      for (int level = 0; level < layout.levels(); level++) {
+        for (LaneJob job = held.poll(level); job != null; job = held.poll(level)) {
+          returned.add(job);
+        }
+      }
+      if (!returned.isEmpty()) {
+        Counters.laneHeldChanged(stats, -returned.size());
+      }
+    } finally {
+      lock.unlock();
+    }
+    for (LaneJob job : returned) {
+      giveBack(job);
+    }
+    delegate.removeShutdownListener(shutdownListener);
+    if (delegate instanceof Recoverable r) {
+      r.removeRecoveryListener(recoveryListener);
+    }
+    application.handleCancelOk(tag);
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public void settled(long deliveryTag, boolean multiple) {
+    lock.lock();
+    try {
+      if (handed.isEmpty()) {
+        return;
+      }
+      long now = ticker.nanos();
+      if (multiple) {
+        var head = handed.headMap(deliveryTag, true);
+        for (LaneJob job : head.values()) {
+          completed(job, now);
+        }
+        head.clear();
+      } else {
+        LaneJob job = handed.remove(deliveryTag);
+        if (job == null) {
+          return;
+        }
+        completed(job, now);
+      }
+      wakeup.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void completed(LaneJob job, long nowNanos) {
+    if (job.generation == generation) {
+      arbiter.finished(job.pulledLevel, nowNanos - job.handedNanos);
+    }
+  }
+
+  @Override
+  public void recovered() {
+    lock.lock();
+    try {
+      handed.clear();
+      wakeup.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    application.handleRecoverOk(tag);
+  }
+
+  @Override
+  public void stop() {
+    lock.lock();
+    try {
+      stopped = true;
+      dropHeld();
+      handed.clear();
+      wakeup.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public int held() {
+    lock.lock();
+    try {
+      return held.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Drops what is held and starts a new generation of delivery tags. Under the lock. */
+  private void dropHeld() {
+    int dropped = held.clear();
+    if (dropped > 0) {
+      Counters.laneHeldChanged(stats, -dropped);
+    }
+    generation++;
+  }
+
+  private boolean hasRoom() {
+    return handed.size() < maxUnsettled;
+  }
+
+  private void dispatch() {
+    int round = allLanes;
+    while (true) {
+      LaneJob job = null;
+      int lane = -1;
+      long generationAtGet;
+      lock.lock();
+      try {
+        while (true) {
+          if (stopped) {
+            return;
+          }
+          long now = ticker.nanos();
+          if (now - lastAgingNanos >= agingIntervalNanos) {
+            aging.pass(held, now);
+            lastAgingNanos = now;
+          }
+          if (!channelDown && hasRoom()) {
+            int heldMask = held.nonEmptyMask();
+            if (idle) {
+              if (heldMask != 0) {
+                job = take(arbiter.next(heldMask), now);
+                break;
+              }
+            } else {
+              int candidates = round | heldMask;
+              if (candidates == 0) {
+                // Every lane is empty: subscribe to them all and wait for what comes.
+                idle = true;
+                round = allLanes;
+                wakeup.signalAll();
+                continue;
+              }
+              for (int fresh = candidates & emptyLanes; fresh != 0; fresh &= fresh - 1) {
+                arbiter.activated(Integer.numberOfTrailingZeros(fresh));
+              }
+              lane = arbiter.next(candidates);
+              if ((heldMask & (1 << lane)) != 0) {
+                job = take(lane, now);
+              }
+              break;
+            }
+          }
+          wakeup.await(agingIntervalNanos, TimeUnit.NANOSECONDS);
+        }
+        generationAtGet = generation;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } finally {
+        lock.unlock();
+      }
+      if (job == null) {
+        GetResponse response;
+        try {
+          response = delegate.basicGet(layout.laneName(lane), false);
+        } catch (IOException | RuntimeException e) {
+          if (!awaitChannel(e)) {
+            return;
+          }
+          continue;
+        }
+        lock.lock();
+        try {
+          long now = ticker.nanos();
+          if (response == null) {
+            round &= ~(1 << lane);
+            emptyLanes |= 1 << lane;
+            continue;
+          }
+          job =
+              new LaneJob(
+                  lane,
+                  response.getEnvelope(),
+                  response.getProps(),
+                  response.getBody(),
+                  now,
+                  generationAtGet);
+          if (generationAtGet != generation) {
+            // The channel shut down meanwhile: the tag is stale and RabbitMQ redelivers the
+            // message.
+            continue;
+          }
+          if (stopped) {
+            job = null;
+          } else {
+            emptyLanes &= ~(1 << lane);
+            handOff(job, lane, now);
+          }
+        } finally {
+          lock.unlock();
+        }
+        if (job == null) {
+          // Taken after the application cancelled: back to its lane.
+          giveBack(response.getEnvelope().getDeliveryTag());
+          continue;
+        }
+      }
+      round = allLanes;
+      if (LaneHandOff.run(delegate, application, tag, job, autoAck, layout.queue()) && autoAck) {
+        lock.lock();
+        try {
+          // The level's cost is the handler's duration when the consumer acknowledges itself.
+          arbiter.finished(job.pulledLevel, ticker.nanos() - job.handedNanos);
+        } finally {
+          lock.unlock();
+        }
+      }
+    }
+  }
+
+  /** Takes the head of a held level and hands it off. Under the lock. */
+  private LaneJob take(int level, long nowNanos) {
+    LaneJob job = held.poll(level);
+    Counters.laneHeldChanged(stats, -1);
+    emptyLanes &= ~(1 << job.lane);
+    handOff(job, level, nowNanos);
+    return job;
+  }
+
+  /** Books a hand-off and stops waiting for the lanes. Under the lock. */
+  private void handOff(LaneJob job, int level, long nowNanos) {
+    arbiter.started(level, Double.NaN);
+    job.pulledLevel = level;
+    job.handedNanos = nowNanos;
+    Counters.laneHandedOff(stats, nowNanos - job.receivedNanos);
+    if (!autoAck) {
+      handed.put(job.envelope.getDeliveryTag(), job);
+    }
+    if (idle) {
+      idle = false;
+      wakeup.signalAll();
+    }
+  }
+
+  /**
+   * After a failed call: waits until the channel is back (true) or the consumer has stopped
+   * (false).
+   */
+  private boolean awaitChannel(Exception e) {
+    lock.lock();
+    try {
+      if (stopped) {
+        return false;
+      }
+      LOG.debug("lanes queue '{}': a call on the channel failed; waiting", layout.queue(), e);
+      wakeup.await(agingIntervalNanos, TimeUnit.NANOSECONDS);
+      return !stopped;
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void giveBack(LaneJob job) {
+    giveBack(job.envelope.getDeliveryTag());
+  }
+
+  private void giveBack(long deliveryTag) {
+    if (!delegate.isOpen()) {
+      return;
+    }
+    try {
+      delegate.basicReject(deliveryTag, true);
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("lanes queue '{}': could not return delivery {}", layout.queue(), deliveryTag, e);
+    }
+  }
+
+  /** The subscriber thread: subscribes while the dispatcher waits for the lanes, else cancels. */
+  private void subscribe() {
+    while (true) {
+      boolean want;
+      lock.lock();
+      try {
+        while (!stopped && (channelDown || (strays.isEmpty() && subscribedAsWanted()))) {
+          wakeup.await();
+        }
+        if (stopped) {
+          return;
+        }
+        want = idle;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } finally {
+        lock.unlock();
+      }
+      try {
+        synchronized (subscriptionCalls) {
+          if (want) {
+            subscribeAll();
+          } else {
+            cancelSubscriptions(false);
+          }
+          cancelStrays();
+        }
+      } catch (IOException | RuntimeException e) {
+        if (!awaitChannel(e)) {
+          return;
+        }
+      }
+    }
+  }
+
+  /** Whether every lane is subscribed while idle, and none while pulling. Under the lock. */
+  private boolean subscribedAsWanted() {
+    for (String t : subscriptionTags) {
+      if ((t != null) != idle) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Subscribes every lane not subscribed yet, while the dispatcher still waits. */
+  private void subscribeAll() throws IOException {
+    for (int lane = 0; lane < layout.levels(); lane++) {
+      String laneTag;
+      lock.lock();
+      try {
+        if (stopped || !idle || subscriptionTags[lane] != null) {
+          continue;
+        }
+        laneTag = tag + LaneLayout.LANE_SUFFIX + lane + "." + ++subscriptions;
+      } finally {
+        lock.unlock();
+      }
+      delegate.basicConsume(
+          layout.laneName(lane), false, laneTag, noLocal, false, arguments, new LaneConsumer(lane));
+      lock.lock();
+      try {
+        if (subscriptionTags[lane] == null) {
+          subscriptionTags[lane] = laneTag;
+        } else if (!subscriptionTags[lane].equals(laneTag)) {
+          strays.add(laneTag);
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /** Cancels every lane's subscription, or (unless {@code all}) only while the dispatcher pulls. */
+  private void cancelSubscriptions(boolean all) throws IOException {
+    for (int lane = 0; lane < layout.levels(); lane++) {
+      String laneTag;
+      lock.lock();
+      try {
+        laneTag = subscriptionTags[lane];
+        if (laneTag == null || (!all && idle && !stopped)) {
+          continue;
+        }
+      } finally {
+        lock.unlock();
+      }
+      cancelTag(laneTag);
+      lock.lock();
+      try {
+        if (laneTag.equals(subscriptionTags[lane])) {
+          subscriptionTags[lane] = null;
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  private void cancelStrays() throws IOException {
+    while (true) {
+      String stray;
+      lock.lock();
+      try {
+        if (strays.isEmpty()) {
+          return;
+        }
+        stray = strays.get(0);
+      } finally {
+        lock.unlock();
+      }
+      cancelTag(stray);
+      lock.lock();
+      try {
+        strays.remove(stray);
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /** Cancels one subscription; one the client no longer knows (a channel recovered) is gone. */
+  private void cancelTag(String laneTag) throws IOException {
+    try {
+      delegate.basicCancel(laneTag);
+    } catch (IOException e) {
+      if (delegate.isOpen() && String.valueOf(e.getMessage()).contains("Unknown consumerTag")) {
+        return;
+      }
+      throw e;
+    }
+  }
+
+  private void channelShutdown(ShutdownSignalException sig) {
+    boolean forward;
+    lock.lock();
+    try {
+      forward = !shutdownForwarded && !cancelled;
+      shutdownForwarded = true;
+      dropHeld();
+      handed.clear();
+      if (!(delegate instanceof Recoverable) || sig.isInitiatedByApplication()) {
+        stopped = true;
+      } else {
+        channelDown = true;
+      }
+      wakeup.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    if (forward) {
+      application.handleShutdownSignal(tag, sig);
+    }
+  }
+
+  /** Resumes pulling once an automatically recovering channel is back. */
+  private final class ChannelRecovery implements RecoveryListener {
+
+    @Override
+    public void handleRecovery(Recoverable recoverable) {
+      lock.lock();
+      try {
+        channelDown = false;
+        shutdownForwarded = false;
+        wakeup.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    @Override
+    public void handleRecoveryStarted(Recoverable recoverable) {
+      // Nothing to do until the channel is back.
+    }
+  }
+
+  /** The callbacks of one lane's subscription. */
+  private final class LaneConsumer implements Consumer {
+
+    private final int lane;
+
+    LaneConsumer(int lane) {
+      this.lane = lane;
+    }
+
+    @Override
+    public void handleConsumeOk(String consumerTag) {
+      // A subscription the client re-registered after recovery is adopted, or cancelled when the
+      // lane already has one.
+      lock.lock();
+      try {
+        if (consumerTag.equals(subscriptionTags[lane]) || strays.contains(consumerTag)) {
+          return;
+        }
+        if (subscriptionTags[lane] == null && !stopped) {
+          subscriptionTags[lane] = consumerTag;
+        } else {
+          strays.add(consumerTag);
+        }
+        wakeup.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    @Override
+    public void handleCancelOk(String consumerTag) {
+      // The consumer's own cancels; the application hears its cancel-ok from cancel().
+    }
+
+    @Override
+    public void handleCancel(String consumerTag) {
+      boolean forward;
+      lock.lock();
+      try {
+        if (!consumerTag.equals(subscriptionTags[lane])) {
+          strays.remove(consumerTag);
+          return;
+        }
+        subscriptionTags[lane] = null;
+        forward = !cancelForwarded && !cancelled;
+        cancelForwarded = true;
+        stopped = true;
+        wakeup.signalAll();
+      } finally {
+        lock.unlock();
+      }
+      if (!forward) {
+        return;
+      }
+      LOG.warn(
+          "RabbitMQ cancelled the subscription to lane '{}' of '{}' (was the lane deleted?);"
+              + " stopping the consumer",
+          layout.laneName(lane),
+          layout.queue());
+      synchronized (subscriptionCalls) {
+        try {
+          cancelSubscriptions(true);
+        } catch (IOException | RuntimeException ignored) {
+          // Already gone.
+        }
+      }
+      try {
+        application.handleCancel(tag);
+      } catch (IOException e) {
+        LOG.debug("the application's handleCancel threw", e);
+      }
+    }
+
+    @Override
+    public void handleShutdownSignal(String consumerTag, ShutdownSignalException sig) {
+      // Heard by the channel's shutdown listener, which also hears it while nothing is subscribed.
+    }
+
+    @Override
+    public void handleRecoverOk(String consumerTag) {
+      // Forwarded once by recovered().
+    }
+
+    @Override
+    public void handleDelivery(
+        String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+      boolean giveBack;
+      lock.lock();
+      try {
+        giveBack = cancelled;
+        if (!stopped) {
+          held.add(new LaneJob(lane, envelope, properties, body, ticker.nanos(), generation));
+          Counters.laneHeldChanged(stats, 1);
+          emptyLanes &= ~(1 << lane);
+          wakeup.signalAll();
+        }
+      } finally {
+        lock.unlock();
+      }
+      if (giveBack) {
+        giveBack(envelope.getDeliveryTag());
+      }
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package io.harbinger.rabbit.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.atLeastOnce;
+import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.timeout;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Consumer;
+import com.rabbitmq.client.DefaultConsumer;
+import com.rabbitmq.client.Envelope;
+import com.rabbitmq.client.GetResponse;
+import io.harbinger.rabbit.AdapterStats;
+import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.LaneFetch;
+import io.harbinger.rabbit.LaneLayout;
+import io.harbinger.rabbit.LaneOptions;
+import io.harbinger.rabbit.Lanes;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+import org.mockito.InOrder;
+
+/**
+ * The pulling lanes consumer against a scripted channel: the lanes it tries and in which order, the
+ * subscriptions it makes only while every lane is empty and cancels once busy, and its refusals.
+ */
+class PullingLanesConsumerTest {
+
+  private static final String QUEUE = "pulling-lanes-test";
+
+  private final Channel delegate = mock(Channel.class);
+  private final AdapterStats stats = new AdapterStats();
+  private final List<Long> handed = new CopyOnWriteArrayList<>();
+  private PredictiveChannel channel;
+
+  @AfterEach
+  void close() throws Exception {
+    if (channel != null) {
+      channel.close();
+    }
+    DeclaredLanes.SHARED.forget(QUEUE);
+  }
+
+  private PredictiveChannel channel(LaneOptions options) {
+    Lanes.declared(new LaneLayout(QUEUE, 3, Map.of()));
+    channel =
+        new PredictiveChannel(
+            delegate,
+            ChannelOptions.builder("consumer").stats(stats).lanes(options).build(),
+            new PrefetchGuard());
+    return channel;
+  }
+
+  /** Consumes with prefetch 1 and a consumer that records each delivery and never settles. */
+  private String consume(LaneOptions options) throws Exception {
+    PredictiveChannel ch = channel(options);
+    ch.basicQos(1);
+    return ch.basicConsume(
+        QUEUE,
+        false,
+        new DefaultConsumer(ch) {
+          @Override
+          public void handleDelivery(
+              String consumerTag, Envelope envelope, AMQP.BasicProperties p, byte[] body) {
+            handed.add(envelope.getDeliveryTag());
+          }
+        });
+  }
+
+  private static GetResponse message(long tag) {
+    return new GetResponse(new Envelope(tag, false, "", "rk"), null, new byte[0], 0);
+  }
+
+  @Test
+  void strict_lanesWithWork_takesTheFirstNonEmptyLaneInOrder_subscribesToNothing()
+      throws Exception {
+    when(delegate.basicGet(QUEUE + ".lane-0", false)).thenReturn(null);
+    when(delegate.basicGet(QUEUE + ".lane-1", false)).thenReturn(message(7));
+    consume(LaneOptions.strict().withFetch(LaneFetch.PULL));
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 1);
+    assertThat(handed).containsExactly(7L);
+    InOrder order = inOrder(delegate);
+    order.verify(delegate).basicGet(QUEUE + ".lane-0", false);
+    order.verify(delegate).basicGet(QUEUE + ".lane-1", false);
+    // Busy with tag 7 (prefetch 1, unsettled): nothing else is taken, nothing subscribed.
+    Thread.sleep(100);
+    verify(delegate, never()).basicGet(QUEUE, false);
+    verify(delegate, never())
+        .basicConsume(
+            anyString(), anyBoolean(), anyString(), anyBoolean(), anyBoolean(), any(), any());
+    assertThat(stats.laneHeld()).isZero();
+    // Settled: the next pull starts again from the first lane.
+    channel.basicAck(7, false);
+    verify(delegate, timeout(5000).times(2)).basicGet(QUEUE + ".lane-0", false);
+  }
+
+  @Test
+  void everyLaneEmpty_subscribesToEach_handsOverWhatComes_thenCancelsEverySubscription()
+      throws Exception {
+    String tag = consume(LaneOptions.defaults().withFetch(LaneFetch.PULL));
+    ArgumentCaptor<String> tags = ArgumentCaptor.forClass(String.class);
+    ArgumentCaptor<Consumer> callbacks = ArgumentCaptor.forClass(Consumer.class);
+    verify(delegate, timeout(5000).times(3))
+        .basicConsume(
+            anyString(),
+            eq(false),
+            tags.capture(),
+            anyBoolean(),
+            eq(false),
+            any(),
+            callbacks.capture());
+    verify(delegate, atLeastOnce()).basicGet(QUEUE, false);
+    assertThat(tags.getAllValues())
+        .containsExactly(tag + ".lane-0.1", tag + ".lane-1.2", tag + ".lane-2.3");
+    verify(delegate).basicQos(1, false);
+    // A delivery on the lowest lane's subscription is handed over at once...
+    callbacks
+        .getAllValues()
+        .get(2)
+        .handleDelivery(
+            tags.getAllValues().get(2), new Envelope(9, false, "", "rk"), null, new byte[0]);
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 1);
+    assertThat(handed).containsExactly(9L);
+    // ...and the busy consumer cancels every subscription.
+    for (String t : tags.getAllValues()) {
+      verify(delegate, timeout(5000)).basicCancel(t);
+    }
+    assertThat(stats.laneHandoffs()).isEqualTo(1);
+  }
+
+  @Test
+  void exclusive_isRefusedNamingPush_withoutPrefetch_theLanesArePushed() throws Exception {
+    PredictiveChannel ch = channel(LaneOptions.defaults().withFetch(LaneFetch.PULL));
+    ch.basicQos(1);
+    assertThatThrownBy(
+            () -> ch.basicConsume(QUEUE, false, "", false, true, null, new DefaultConsumer(ch)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("exclusive consumer needs LaneFetch.PUSH");
+    verify(delegate, never()).basicGet(anyString(), anyBoolean());
+
+    // No consumer prefetch with manual acknowledgement: nothing tells when the application is busy,
+    // so the lanes are consumed as with push (one consumer per lane, fixed tags).
+    PredictiveChannel unlimited = channel(LaneOptions.defaults().withFetch(LaneFetch.PULL));
+    String tag = unlimited.basicConsume(QUEUE, false, new DefaultConsumer(unlimited));
+    verify(delegate)
+        .basicConsume(
+            eq(QUEUE + ".lane-0"),
+            eq(false),
+            eq(tag + ".lane-0"),
+            anyBoolean(),
+            anyBoolean(),
+            any(),
+            any());
+  }
+}
