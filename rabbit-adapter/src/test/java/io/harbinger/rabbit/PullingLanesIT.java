@@ -251,6 +251,15 @@ class PullingLanesIT {
           longsBeforeLastShort = longs;
         }
       }
+      // Each lane keeps its order: a consumer never takes a lane's messages out of turn.
+      for (String kind : List.of("short", "long")) {
+        assertThat(order)
+            .filteredOn(id -> id.startsWith(kind))
+            .containsExactly(
+                java.util.stream.IntStream.range(0, 10)
+                    .mapToObj(i -> kind + "-" + i)
+                    .toArray(String[]::new));
+      }
       int allowed = options.selection() == Selection.STRICT ? 0 : 5;
       assertThat(longsBeforeLastShort)
           .as("long jobs run before the last short one in %s", order)

@@ -46,8 +46,15 @@ import org.slf4j.LoggerFactory;
  * lane is empty, the consumer subscribes to every lane with prefetch 1 and waits; it hands over
  * what arrives and, from then on, pulls again and cancels the subscriptions. A thread of its own
  * subscribes and cancels, so no hand-over waits for those calls; what reaches the consumer while it
- * cancels is held in {@link HeldDeliveries}, served first by the same selection and aged as in
- * {@link LanesConsumer}.
+ * cancels is held in {@link HeldDeliveries}, handed over before the lanes are tried again and aged
+ * as in {@link LanesConsumer}.
+ *
+ * <p>Taking ahead. A {@code basic.get} is a round trip, and on a quorum queue a consensus write, so
+ * a worker would idle one round trip between jobs. Behind a job whose level averages at most {@link
+ * #AHEAD_FACTOR} round trips (the consumer's running average of its own {@code basic.get} calls),
+ * the subscriber thread takes the next message while the job runs and holds it, so that the worker
+ * goes on at once and the held message waits at most about that short job. Behind a longer job it
+ * takes nothing, and a free consumer takes what arrives meanwhile.
  *
  * <p>Cost: one {@code basic.get} per message while the lanes have work, plus one per empty lane
  * tried before it; one consume and one cancel per lane each time the consumer goes idle and busy
@@ -64,13 +71,23 @@ import org.slf4j.LoggerFactory;
  * a channel error), which the application hears as a shutdown naming the lane.
  *
  * <p>Thread safety: the dispatcher thread takes messages and runs the application's handler, the
- * subscriber thread subscribes and cancels, lane callbacks run on the connection's consumer threads
- * and settlements may come from any thread. All state is guarded by one lock, never held while
- * calling the application or RabbitMQ; subscribing and cancelling are serialised by a second one.
+ * subscriber thread takes messages ahead, subscribes and cancels, lane callbacks run on the
+ * connection's consumer threads and settlements may come from any thread. All state is guarded by
+ * one lock, never held while calling the application or RabbitMQ; subscribing and cancelling are
+ * serialised by a second one.
  */
 final class PullingLanesConsumer implements LanesConsumption {
 
   private static final Logger LOG = LoggerFactory.getLogger(PullingLanesConsumer.class);
+
+  /**
+   * A message is taken ahead, while the application runs a job, only behind a job whose level
+   * averages at most this many {@code basic.get} round trips.
+   */
+  static final double AHEAD_FACTOR = 10;
+
+  /** EWMA weight of one {@code basic.get} round trip. */
+  private static final double GET_WEIGHT = 0.2;
 
   private final Channel delegate;
   private final LaneLayout layout;
@@ -97,6 +114,9 @@ final class PullingLanesConsumer implements LanesConsumption {
   private Map<String, Object> arguments;
   private int emptyLanes;
   private boolean idle;
+  private boolean aheadWanted;
+  private boolean aheadInFlight;
+  private double getNanos = Double.NaN;
   private long subscriptions;
   private long generation;
   private boolean stopped;
@@ -320,15 +340,16 @@ final class PullingLanesConsumer implements LanesConsumption {
             aging.pass(held, now);
             lastAgingNanos = now;
           }
-          if (!channelDown && hasRoom()) {
+          // A message being taken ahead is waited for, so that a lane's messages keep their order.
+          if (!channelDown && hasRoom() && !aheadInFlight) {
             int heldMask = held.nonEmptyMask();
-            if (idle) {
-              if (heldMask != 0) {
-                job = take(arbiter.next(heldMask), now);
-                break;
-              }
-            } else {
-              int candidates = round | heldMask;
+            if (heldMask != 0) {
+              // Taken ahead, or reached the consumer while it subscribed or cancelled.
+              job = take(arbiter.next(heldMask), now);
+              break;
+            }
+            if (!idle) {
+              int candidates = round;
               if (candidates == 0) {
                 // Every lane is empty: subscribe to them all and wait for what comes.
                 idle = true;
@@ -340,9 +361,6 @@ final class PullingLanesConsumer implements LanesConsumption {
                 arbiter.activated(Integer.numberOfTrailingZeros(fresh));
               }
               lane = arbiter.next(candidates);
-              if ((heldMask & (1 << lane)) != 0) {
-                job = take(lane, now);
-              }
               break;
             }
           }
@@ -358,7 +376,7 @@ final class PullingLanesConsumer implements LanesConsumption {
       if (job == null) {
         GetResponse response;
         try {
-          response = delegate.basicGet(layout.laneName(lane), false);
+          response = timedGet(lane);
         } catch (IOException | RuntimeException e) {
           if (!awaitChannel(e)) {
             return;
@@ -423,7 +441,10 @@ final class PullingLanesConsumer implements LanesConsumption {
     return job;
   }
 
-  /** Books a hand-off and stops waiting for the lanes. Under the lock. */
+  /**
+   * Books a hand-off and stops waiting for the lanes; behind a job short enough, asks for the next
+   * message to be taken ahead. Under the lock.
+   */
   private void handOff(LaneJob job, int level, long nowNanos) {
     arbiter.started(level, Double.NaN);
     job.pulledLevel = level;
@@ -435,6 +456,115 @@ final class PullingLanesConsumer implements LanesConsumption {
     if (idle) {
       idle = false;
       wakeup.signalAll();
+    }
+    if (aheadWorthIt(level)) {
+      aheadWanted = true;
+      wakeup.signalAll();
+    }
+  }
+
+  /**
+   * Whether to take the next message while the application runs a job of a level: only when the
+   * application is then full, nothing is held, and the level's jobs average at most {@link
+   * #AHEAD_FACTOR} {@code basic.get} round trips, so that a worker does not idle a round trip after
+   * each short job while the message held meanwhile waits little. Under the lock.
+   */
+  private boolean aheadWorthIt(int level) {
+    double average = arbiter.averageCostMillis(level) * 1e6;
+    return (autoAck || handed.size() >= maxUnsettled)
+        && held.size() == 0
+        && average <= AHEAD_FACTOR * getNanos;
+  }
+
+  /** Takes a lane's next message and keeps the running average of the round trip. */
+  private GetResponse timedGet(int lane) throws IOException {
+    long start = ticker.nanos();
+    GetResponse response = delegate.basicGet(layout.laneName(lane), false);
+    long took = ticker.nanos() - start;
+    lock.lock();
+    try {
+      getNanos = Double.isNaN(getNanos) ? took : getNanos + GET_WEIGHT * (took - getNanos);
+    } finally {
+      lock.unlock();
+    }
+    return response;
+  }
+
+  /**
+   * Takes one message ahead into the held deliveries while the application is full, from the lane
+   * the arbiter picks (the next one when that one is empty). Gives up when the application has room
+   * again, something is held, or every lane is empty.
+   */
+  private void takeAhead() throws IOException {
+    int round = allLanes;
+    while (true) {
+      int lane;
+      long generationAtGet;
+      lock.lock();
+      try {
+        int candidates = round & ~held.nonEmptyMask();
+        if (stopped
+            || channelDown
+            || idle
+            || held.size() > 0
+            || !(autoAck || handed.size() >= maxUnsettled)
+            || candidates == 0) {
+          return;
+        }
+        for (int fresh = candidates & emptyLanes; fresh != 0; fresh &= fresh - 1) {
+          arbiter.activated(Integer.numberOfTrailingZeros(fresh));
+        }
+        lane = arbiter.next(candidates);
+        generationAtGet = generation;
+        aheadInFlight = true;
+      } finally {
+        lock.unlock();
+      }
+      GetResponse response;
+      try {
+        response = timedGet(lane);
+      } finally {
+        lock.lock();
+        try {
+          aheadInFlight = false;
+          wakeup.signalAll();
+        } finally {
+          lock.unlock();
+        }
+      }
+      boolean giveBack = false;
+      lock.lock();
+      try {
+        if (response == null) {
+          round &= ~(1 << lane);
+          emptyLanes |= 1 << lane;
+          continue;
+        }
+        if (generationAtGet != generation) {
+          return;
+        }
+        if (stopped) {
+          giveBack = true;
+        } else {
+          held.add(
+              new LaneJob(
+                  lane,
+                  response.getEnvelope(),
+                  response.getProps(),
+                  response.getBody(),
+                  ticker.nanos(),
+                  generationAtGet));
+          Counters.laneHeldChanged(stats, 1);
+          emptyLanes &= ~(1 << lane);
+          wakeup.signalAll();
+        }
+      } finally {
+        lock.unlock();
+      }
+      if (giveBack) {
+        giveBack(response.getEnvelope().getDeliveryTag());
+      }
+      return;
     }
   }
 
@@ -474,19 +604,26 @@ final class PullingLanesConsumer implements LanesConsumption {
     }
   }
 
-  /** The subscriber thread: subscribes while the dispatcher waits for the lanes, else cancels. */
+  /**
+   * The subscriber thread: takes a message ahead when the dispatcher asks, subscribes while the
+   * dispatcher waits for the lanes, else cancels.
+   */
   private void subscribe() {
     while (true) {
       boolean want;
+      boolean ahead;
       lock.lock();
       try {
-        while (!stopped && (channelDown || (strays.isEmpty() && subscribedAsWanted()))) {
+        while (!stopped
+            && (channelDown || (!aheadWanted && strays.isEmpty() && subscribedAsWanted()))) {
           wakeup.await();
         }
         if (stopped) {
           return;
         }
         want = idle;
+        ahead = aheadWanted;
+        aheadWanted = false;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -494,6 +631,9 @@ final class PullingLanesConsumer implements LanesConsumption {
         lock.unlock();
       }
       try {
+        if (ahead) {
+          takeAhead();
+        }
         synchronized (subscriptionCalls) {
           if (want) {
             subscribeAll();

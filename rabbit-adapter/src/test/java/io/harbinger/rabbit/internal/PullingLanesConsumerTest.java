@@ -12,6 +12,7 @@ import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.timeout;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -21,6 +22,7 @@ import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.GetResponse;
+import io.harbinger.predictor.Ticker;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.LaneFetch;
@@ -31,6 +33,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
@@ -58,18 +61,26 @@ class PullingLanesConsumerTest {
   }
 
   private PredictiveChannel channel(LaneOptions options) {
+    return channel(options, Ticker.SYSTEM);
+  }
+
+  private PredictiveChannel channel(LaneOptions options, Ticker clock) {
     Lanes.declared(new LaneLayout(QUEUE, 3, Map.of()));
     channel =
         new PredictiveChannel(
             delegate,
-            ChannelOptions.builder("consumer").stats(stats).lanes(options).build(),
+            ChannelOptions.builder("consumer").stats(stats).lanes(options).ticker(clock).build(),
             new PrefetchGuard());
     return channel;
   }
 
   /** Consumes with prefetch 1 and a consumer that records each delivery and never settles. */
   private String consume(LaneOptions options) throws Exception {
-    PredictiveChannel ch = channel(options);
+    return consume(options, Ticker.SYSTEM);
+  }
+
+  private String consume(LaneOptions options, Ticker clock) throws Exception {
+    PredictiveChannel ch = channel(options, clock);
     ch.basicQos(1);
     return ch.basicConsume(
         QUEUE,
@@ -108,6 +119,42 @@ class PullingLanesConsumerTest {
     // Settled: the next pull starts again from the first lane.
     channel.basicAck(7, false);
     verify(delegate, timeout(5000).times(2)).basicGet(QUEUE + ".lane-0", false);
+  }
+
+  @Test
+  void behindAShortJob_theNextMessageIsTakenAhead_andHandedOnAtOnce() throws Exception {
+    // The consumer's clock, moved by the test and by each basic.get (5 ms); lane 0 has messages 1,
+    // 2 and 3.
+    AtomicLong now = new AtomicLong();
+    Ticker clock = now::get;
+    List<GetResponse> lane0 =
+        new CopyOnWriteArrayList<>(List.of(message(1), message(2), message(3)));
+    when(delegate.basicGet(anyString(), eq(false)))
+        .thenAnswer(
+            call -> {
+              now.addAndGet(Duration.ofMillis(5).toNanos());
+              return call.getArgument(0).equals(QUEUE + ".lane-0") && !lane0.isEmpty()
+                  ? lane0.remove(0)
+                  : null;
+            });
+    consume(LaneOptions.strict().withFetch(LaneFetch.PULL), clock);
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 1);
+    // Level 0 has no finished job yet: nothing is taken ahead of message 1.
+    Thread.sleep(100);
+    assertThat(stats.laneHeld()).isZero();
+    verify(delegate, times(1)).basicGet(QUEUE + ".lane-0", false);
+    // Message 1 took 2 ms: level 0 now averages 2 ms, under ten 5 ms round trips.
+    now.addAndGet(Duration.ofMillis(2).toNanos());
+    channel.basicAck(1, false);
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 2);
+    // While message 2 runs, message 3 is taken ahead and held...
+    await().atMost(Duration.ofSeconds(5)).until(() -> stats.laneHeld() == 1);
+    assertThat(handed).containsExactly(1L, 2L);
+    // ...and handed on as soon as message 2 is settled, with no basic.get in between.
+    verify(delegate, times(3)).basicGet(QUEUE + ".lane-0", false);
+    channel.basicAck(2, false);
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 3);
+    assertThat(handed).containsExactly(1L, 2L, 3L);
   }
 
   @Test
