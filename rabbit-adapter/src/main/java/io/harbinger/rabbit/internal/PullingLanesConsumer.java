@@ -523,7 +523,7 @@ final class PullingLanesConsumer implements LanesConsumption {
       GetResponse response;
       try {
         response = timedGet(lane);
-      } finally {
+      } catch (IOException | RuntimeException e) {
         lock.lock();
         try {
           aheadInFlight = false;
@@ -531,10 +531,14 @@ final class PullingLanesConsumer implements LanesConsumption {
         } finally {
           lock.unlock();
         }
+        throw e;
       }
       boolean giveBack = false;
       lock.lock();
       try {
+        // Cleared together with holding what came, so the dispatcher never takes a later one first.
+        aheadInFlight = false;
+        wakeup.signalAll();
         if (response == null) {
           round &= ~(1 << lane);
           emptyLanes |= 1 << lane;
