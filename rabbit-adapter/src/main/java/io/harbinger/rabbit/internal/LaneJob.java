@@ -2,6 +2,8 @@ package io.harbinger.rabbit.internal;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Envelope;
+import java.util.NavigableMap;
+import java.util.function.Consumer;
 
 /**
  * One delivery a lanes consumer holds: what RabbitMQ delivered from a lane, with the level it waits
@@ -21,6 +23,38 @@ final class LaneJob {
   long placedNanos;
   int pulledLevel = -1;
   long handedNanos;
+
+  /**
+   * Removes settled hand-offs from a lanes consumer's unsettled ones, passing each to {@code
+   * completed}: the one delivery tag, or with {@code multiple} every tag up to it.
+   *
+   * @param handed the unsettled hand-offs by delivery tag
+   * @param deliveryTag the tag settled
+   * @param multiple whether every tag up to it is settled too
+   * @param completed told of each settled hand-off
+   * @return whether any hand-off was settled
+   */
+  static boolean settle(
+      NavigableMap<Long, LaneJob> handed,
+      long deliveryTag,
+      boolean multiple,
+      Consumer<LaneJob> completed) {
+    if (multiple) {
+      var head = handed.headMap(deliveryTag, true);
+      if (head.isEmpty()) {
+        return false;
+      }
+      head.values().forEach(completed);
+      head.clear();
+      return true;
+    }
+    LaneJob job = handed.remove(deliveryTag);
+    if (job == null) {
+      return false;
+    }
+    completed.accept(job);
+    return true;
+  }
 
   LaneJob(
       int lane,

@@ -234,24 +234,10 @@ final class LanesConsumer implements LanesConsumption {
   public void settled(long deliveryTag, boolean multiple) {
     lock.lock();
     try {
-      if (handed.isEmpty()) {
-        return;
-      }
       long now = ticker.nanos();
-      if (multiple) {
-        var head = handed.headMap(deliveryTag, true);
-        for (LaneJob job : head.values()) {
-          completed(job, now);
-        }
-        head.clear();
-      } else {
-        LaneJob job = handed.remove(deliveryTag);
-        if (job == null) {
-          return;
-        }
-        completed(job, now);
+      if (LaneJob.settle(handed, deliveryTag, multiple, job -> completed(job, now))) {
+        wakeup.signalAll();
       }
-      wakeup.signalAll();
     } finally {
       lock.unlock();
     }

@@ -1,5 +1,11 @@
 package io.harbinger.rabbit.internal;
 
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Consumer;
+import io.harbinger.predictor.Ticker;
+import io.harbinger.rabbit.AdapterStats;
+import io.harbinger.rabbit.LaneLayout;
+import io.harbinger.rabbit.LaneOptions;
 import java.io.IOException;
 import java.util.Map;
 
@@ -11,6 +17,21 @@ import java.util.Map;
  * <p>Thread safety: every implementation is thread-safe.
  */
 interface LanesConsumption {
+
+  /** Creates the consumer of one logical lanes queue; the constructors of both kinds. */
+  @FunctionalInterface
+  interface Factory {
+    LanesConsumption create(
+        Channel delegate,
+        LaneLayout layout,
+        LaneOptions options,
+        Consumer application,
+        String consumerTag,
+        boolean autoAck,
+        int applicationPrefetch,
+        AdapterStats stats,
+        Ticker ticker);
+  }
 
   /** Returns the consumer tag the application sees. */
   String tag();

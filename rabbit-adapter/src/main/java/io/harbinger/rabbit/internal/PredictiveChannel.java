@@ -442,29 +442,21 @@ public sealed class PredictiveChannel extends ForwardingChannel
     int c = consumerPrefetch;
     int g = channelPrefetch;
     int prefetch = c == 0 ? g : g == 0 ? c : Math.min(c, g);
-    Consumer timed = new TimedConsumer(callback, tracker, autoAck);
-    LanesConsumption consumer =
+    LanesConsumption.Factory factory =
         options.lanes().fetch() == LaneFetch.PULL && (autoAck || prefetch > 0)
-            ? new PullingLanesConsumer(
-                delegate,
-                lanes,
-                options.lanes(),
-                timed,
-                consumerTag,
-                autoAck,
-                prefetch,
-                options.stats(),
-                options.ticker())
-            : new LanesConsumer(
-                delegate,
-                lanes,
-                options.lanes(),
-                timed,
-                consumerTag,
-                autoAck,
-                prefetch,
-                options.stats(),
-                options.ticker());
+            ? PullingLanesConsumer::new
+            : LanesConsumer::new;
+    LanesConsumption consumer =
+        factory.create(
+            delegate,
+            lanes,
+            options.lanes(),
+            new TimedConsumer(callback, tracker, autoAck),
+            consumerTag,
+            autoAck,
+            prefetch,
+            options.stats(),
+            options.ticker());
     lanesConsumers.put(consumer.tag(), consumer);
     try {
       return consumer.start(noLocal, exclusive, arguments);
