@@ -33,6 +33,9 @@ class LanesTest {
 
   @Test
   void layout_levelsOutside2to10_emptyName_refused() {
+    assertThatThrownBy(() -> LaneOptions.defaults().withFetch(null))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("fetch");
     assertThatThrownBy(() -> new LaneLayout("jobs", 1, Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("levels");

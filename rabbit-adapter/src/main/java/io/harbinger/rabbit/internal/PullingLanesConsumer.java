@@ -418,6 +418,14 @@ final class PullingLanesConsumer implements LanesConsumption {
     }
   }
 
+  /** Holds a message taken ahead or delivered by a subscription. Under the lock. */
+  private void hold(LaneJob job) {
+    held.add(job);
+    Counters.laneHeldChanged(stats, 1);
+    emptyLanes &= ~(1 << job.lane);
+    wakeup.signalAll();
+  }
+
   /** Takes the head of a held level and hands it off. Under the lock. */
   private LaneJob take(int level, long nowNanos) {
     LaneJob job = held.poll(level);
@@ -536,7 +544,7 @@ final class PullingLanesConsumer implements LanesConsumption {
         if (stopped) {
           giveBack = true;
         } else {
-          held.add(
+          hold(
               new LaneJob(
                   lane,
                   response.getEnvelope(),
@@ -544,9 +552,6 @@ final class PullingLanesConsumer implements LanesConsumption {
                   response.getBody(),
                   ticker.nanos(),
                   generationAtGet));
-          Counters.laneHeldChanged(stats, 1);
-          emptyLanes &= ~(1 << lane);
-          wakeup.signalAll();
         }
       } finally {
         lock.unlock();
@@ -871,10 +876,7 @@ final class PullingLanesConsumer implements LanesConsumption {
       try {
         giveBack = cancelled;
         if (!stopped) {
-          held.add(new LaneJob(lane, envelope, properties, body, ticker.nanos(), generation));
-          Counters.laneHeldChanged(stats, 1);
-          emptyLanes &= ~(1 << lane);
-          wakeup.signalAll();
+          hold(new LaneJob(lane, envelope, properties, body, ticker.nanos(), generation));
         }
       } finally {
         lock.unlock();
