@@ -50,11 +50,15 @@ import org.slf4j.LoggerFactory;
  * as in {@link LanesConsumer}.
  *
  * <p>Taking ahead. A {@code basic.get} is a round trip, and on a quorum queue a consensus write, so
- * a worker would idle one round trip between jobs. Behind a job whose level averages at most {@link
- * #AHEAD_FACTOR} round trips (the consumer's running average of its own {@code basic.get} calls),
- * the subscriber thread takes the next message while the job runs and holds it, so that the worker
- * goes on at once and the held message waits at most about that short job. Behind a longer job it
- * takes nothing, and a free consumer takes what arrives meanwhile.
+ * a worker would idle a round trip (and one more per empty lane tried) between jobs. While the
+ * application is full and nothing is held, the subscriber thread takes the next message ahead
+ * shortly before the running job is expected to end: at its hand-off plus the average cost of its
+ * level less one round trip per lane (the consumer's running average of its own {@code basic.get}
+ * calls), at once behind a job shorter than that. The worker goes on at once, and the held message
+ * waits about as long as those round trips when the job ends as expected, longer only by what the
+ * job overruns its level's average. A level with no finished job yet, or a consumer that has not
+ * timed a {@code basic.get} yet, takes nothing ahead, and a free consumer takes what arrives
+ * meanwhile.
  *
  * <p>Cost: one {@code basic.get} per message while the lanes have work, plus one per empty lane
  * tried before it; one consume and one cancel per lane each time the consumer goes idle and busy
@@ -79,12 +83,6 @@ import org.slf4j.LoggerFactory;
 final class PullingLanesConsumer implements LanesConsumption {
 
   private static final Logger LOG = LoggerFactory.getLogger(PullingLanesConsumer.class);
-
-  /**
-   * A message is taken ahead, while the application runs a job, only behind a job whose level
-   * averages at most this many {@code basic.get} round trips.
-   */
-  static final double AHEAD_FACTOR = 10;
 
   /** EWMA weight of one {@code basic.get} round trip. */
   private static final double GET_WEIGHT = 0.2;
@@ -114,7 +112,8 @@ final class PullingLanesConsumer implements LanesConsumption {
   private Map<String, Object> arguments;
   private int emptyLanes;
   private boolean idle;
-  private boolean aheadWanted;
+  private boolean aheadPlanned;
+  private long aheadAtNanos;
   private boolean aheadInFlight;
   private double getNanos = Double.NaN;
   private long subscriptions;
@@ -451,23 +450,32 @@ final class PullingLanesConsumer implements LanesConsumption {
       idle = false;
       wakeup.signalAll();
     }
-    if (aheadWorthIt(level)) {
-      aheadWanted = true;
+    planAhead(level, nowNanos);
+  }
+
+  /**
+   * Plans to take the next message while the application runs a job of a level, when the
+   * application is then full and nothing is held: shortly before the job is expected to end, so
+   * that the worker does not idle the round trips of a {@code basic.get} between jobs while the
+   * message held meanwhile waits little. Under the lock.
+   */
+  private void planAhead(int level, long nowNanos) {
+    double average = arbiter.averageCostMillis(level) * 1e6;
+    aheadPlanned =
+        (autoAck || handed.size() >= maxUnsettled)
+            && held.size() == 0
+            && !Double.isNaN(average)
+            && !Double.isNaN(getNanos);
+    if (aheadPlanned) {
+      double lead = getNanos * layout.levels();
+      aheadAtNanos = nowNanos + (long) Math.max(0, average - lead);
       wakeup.signalAll();
     }
   }
 
-  /**
-   * Whether to take the next message while the application runs a job of a level: only when the
-   * application is then full, nothing is held, and the level's jobs average at most {@link
-   * #AHEAD_FACTOR} {@code basic.get} round trips, so that a worker does not idle a round trip after
-   * each short job while the message held meanwhile waits little. Under the lock.
-   */
-  private boolean aheadWorthIt(int level) {
-    double average = arbiter.averageCostMillis(level) * 1e6;
-    return (autoAck || handed.size() >= maxUnsettled)
-        && held.size() == 0
-        && average <= AHEAD_FACTOR * getNanos;
+  /** Whether a planned take-ahead is due. Under the lock. */
+  private boolean aheadDue(long nowNanos) {
+    return aheadPlanned && nowNanos - aheadAtNanos >= 0;
   }
 
   /** Takes a lane's next message and keeps the running average of the round trip. */
@@ -610,15 +618,24 @@ final class PullingLanesConsumer implements LanesConsumption {
       lock.lock();
       try {
         while (!stopped
-            && (channelDown || (!aheadWanted && strays.isEmpty() && subscribedAsWanted()))) {
-          wakeup.await();
+            && (channelDown
+                || (!aheadDue(ticker.nanos()) && strays.isEmpty() && subscribedAsWanted()))) {
+          if (aheadPlanned) {
+            // Woken by the clock for the take-ahead, checked at least every aging interval.
+            long left = Math.min(aheadAtNanos - ticker.nanos(), agingIntervalNanos);
+            wakeup.await(Math.max(left, 1), TimeUnit.NANOSECONDS);
+          } else {
+            wakeup.await();
+          }
         }
         if (stopped) {
           return;
         }
         want = idle;
-        ahead = aheadWanted;
-        aheadWanted = false;
+        ahead = aheadDue(ticker.nanos());
+        if (ahead) {
+          aheadPlanned = false;
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;

@@ -143,7 +143,8 @@ class PullingLanesConsumerTest {
     Thread.sleep(100);
     assertThat(stats.laneHeld()).isZero();
     verify(delegate, times(1)).basicGet(QUEUE + ".lane-0", false);
-    // Message 1 took 2 ms: level 0 now averages 2 ms, under ten 5 ms round trips.
+    // Message 1 took 2 ms: level 0 now averages 2 ms, less than three 5 ms round trips (one per
+    // lane), so the next is taken at once.
     now.addAndGet(Duration.ofMillis(2).toNanos());
     channel.basicAck(1, false);
     await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 2);
@@ -155,6 +156,41 @@ class PullingLanesConsumerTest {
     channel.basicAck(2, false);
     await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 3);
     assertThat(handed).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  void behindALongJob_theNextMessageIsTakenAheadOnlyShortlyBeforeItsExpectedEnd() throws Exception {
+    AtomicLong now = new AtomicLong();
+    Ticker clock = now::get;
+    List<GetResponse> lane0 =
+        new CopyOnWriteArrayList<>(List.of(message(1), message(2), message(3)));
+    when(delegate.basicGet(anyString(), eq(false)))
+        .thenAnswer(
+            call -> {
+              now.addAndGet(Duration.ofMillis(5).toNanos());
+              return call.getArgument(0).equals(QUEUE + ".lane-0") && !lane0.isEmpty()
+                  ? lane0.remove(0)
+                  : null;
+            });
+    consume(LaneOptions.strict().withFetch(LaneFetch.PULL), clock);
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 1);
+    // Message 1 took 100 ms: level 0 averages 100 ms.
+    now.addAndGet(Duration.ofMillis(100).toNanos());
+    channel.basicAck(1, false);
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 2);
+    // Message 2 runs; until 100 ms less three 5 ms round trips have passed, nothing is taken.
+    now.addAndGet(Duration.ofMillis(80).toNanos());
+    Thread.sleep(1200);
+    assertThat(stats.laneHeld()).isZero();
+    verify(delegate, times(2)).basicGet(QUEUE + ".lane-0", false);
+    // 85 ms after its hand-off, message 3 is taken ahead and held...
+    now.addAndGet(Duration.ofMillis(6).toNanos());
+    await().atMost(Duration.ofSeconds(5)).until(() -> stats.laneHeld() == 1);
+    assertThat(handed).containsExactly(1L, 2L);
+    // ...and handed on when message 2 is settled, with no basic.get in between.
+    channel.basicAck(2, false);
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 3);
+    verify(delegate, times(3)).basicGet(QUEUE + ".lane-0", false);
   }
 
   @Test
