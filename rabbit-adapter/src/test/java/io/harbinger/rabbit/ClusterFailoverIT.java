@@ -31,13 +31,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * High availability of quorum lanes on a 3-node RabbitMQ 4 cluster: the node leading the lanes is
- * killed mid-run with publisher confirms on. Nothing confirmed is lost, the consumer recovers on
- * another node, short jobs overtake long ones again, and a classic priority queue on the killed
- * node is unavailable.
+ * High availability of quorum lanes on a 3-node RabbitMQ 4 cluster, pushed and pulled ({@link
+ * LaneFetch}): the node leading the lanes is killed mid-run with publisher confirms on. Nothing
+ * confirmed is lost, the consumer recovers on another node, short jobs overtake long ones again,
+ * and a classic priority queue on the killed node is unavailable. The killed node is started again
+ * after each case.
  *
  * <p>Runs only where {@code HARBINGER_CLUSTER_URIS} names the cluster's nodes (comma-separated AMQP
  * URIs, node 1 first: {@code scripts/rabbitmq4.sh cluster-uris}); {@code .ci/run} starts the
@@ -53,11 +55,14 @@ class ClusterFailoverIT {
   private static final long LONG_MILLIS = 60;
   private static final long SHORT_MILLIS = 2;
 
+  private boolean killed;
+
   private record Delivered(String id, int burst, boolean shortJob, long atNanos) {}
 
-  @Test
-  void quorumLanes_leaderKilled_nothingConfirmedLost_consumerRecovers_shortJobsOvertakeAgain()
-      throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(LaneFetch.class)
+  void quorumLanes_leaderKilled_nothingConfirmedLost_consumerRecovers_shortJobsOvertakeAgain(
+      LaneFetch fetch) throws Exception {
     String urisVariable = System.getenv("HARBINGER_CLUSTER_URIS");
     Assumptions.assumeTrue(
         urisVariable != null && !urisVariable.isBlank(),
@@ -110,7 +115,7 @@ class ClusterFailoverIT {
       Channel consumer =
           PredictiveChannels.wrap(
               consumerConnection.createChannel(),
-              ChannelOptions.builder(user).lanes(LaneOptions.defaults()).build());
+              ChannelOptions.builder(user).lanes(LaneOptions.defaults().withFetch(fetch)).build());
       consumer.basicQos(1);
       List<Delivered> delivered = new CopyOnWriteArrayList<>();
       Set<String> acked = ConcurrentHashMap.newKeySet();
@@ -149,6 +154,7 @@ class ClusterFailoverIT {
           (seq, multiple) -> nacked.addAndGet(settle(unconfirmed, seq, multiple, null)));
 
       long killedAtNanos = 0;
+      killed = false;
       int published = 0;
       AtomicLong classicAnsweredNanos = new AtomicLong();
       java.util.concurrent.CompletableFuture<String> classicCheck = null;
@@ -156,6 +162,7 @@ class ClusterFailoverIT {
         long burstStart = System.nanoTime();
         if (burst == KILL_AFTER_BURSTS) {
           kill(leader);
+          killed = true;
           killedAtNanos = System.nanoTime();
           classicCheck =
               java.util.concurrent.CompletableFuture.supplyAsync(
@@ -186,11 +193,11 @@ class ClusterFailoverIT {
 
       // Recovery: the first delivery after the kill, and the first short job of a burst published
       // after the kill that overtook a long job of its burst.
-      long killed = killedAtNanos;
+      long killedAt = killedAtNanos;
       long firstAfter = Long.MAX_VALUE;
       long overtakingAgain = Long.MAX_VALUE;
       for (Delivered d : delivered) {
-        if (d.atNanos() > killed) {
+        if (d.atNanos() > killedAt) {
           firstAfter = Math.min(firstAfter, d.atNanos());
         }
         if (d.burst() >= KILL_AFTER_BURSTS && d.shortJob() && overtook(d, delivered)) {
@@ -204,19 +211,20 @@ class ClusterFailoverIT {
         }
       }
       System.out.printf(
-          "failover: published %d, confirmed %d, nacked %d, delivered %d (%d distinct), confirmed"
+          "failover (%s): published %d, confirmed %d, nacked %d, delivered %d (%d distinct), confirmed"
               + " but lost %d; consumer recovered %.1f s after the kill, first delivery after the"
               + " kill at %.1f s, short jobs overtaking long ones again at %.1f s; %d of %d bursts"
               + " after the kill had short jobs overtaking%n",
+          fetch,
           published,
           confirmed.size(),
           nacked.get(),
           delivered.size(),
           acked.size(),
           lost.size(),
-          seconds(recoveredAtNanos.get() - killed),
-          seconds(firstAfter - killed),
-          seconds(overtakingAgain - killed),
+          seconds(recoveredAtNanos.get() - killedAt),
+          seconds(firstAfter - killedAt),
+          seconds(overtakingAgain - killedAt),
           burstsOvertaking,
           BURSTS - KILL_AFTER_BURSTS);
 
@@ -224,16 +232,18 @@ class ClusterFailoverIT {
       assertThat(confirmed.size()).isGreaterThan(published / 2);
       assertThat(recoveredAtNanos.get()).as("the consumer's connection recovered").isPositive();
       assertThat(overtakingAgain).as("short jobs overtake again after the kill").isNotEqualTo(0);
-      assertThat(seconds(overtakingAgain - killed)).isLessThan(20.0);
+      assertThat(seconds(overtakingAgain - killedAt)).isLessThan(20.0);
       assertThat(burstsOvertaking).isGreaterThanOrEqualTo((BURSTS - KILL_AFTER_BURSTS) / 2);
 
       // The classic priority queue lived on the killed node: it is unavailable.
       String refusal = classicCheck.get(90, TimeUnit.SECONDS);
       System.out.println(
-          "failover: classic priority queue on the killed node: unavailable ("
+          "failover ("
+              + fetch
+              + "): classic priority queue on the killed node: unavailable ("
               + refusal
               + ", answered "
-              + String.format("%.1f", seconds(classicAnsweredNanos.get() - killed))
+              + String.format("%.1f", seconds(classicAnsweredNanos.get() - killedAt))
               + " s after the kill)");
       assertThat(refusal).contains("NOT_FOUND");
     } finally {
@@ -248,6 +258,10 @@ class ClusterFailoverIT {
       closeQuietly(producerConnection);
       threads.shutdownNow();
       producerThreads.shutdownNow();
+      if (killed) {
+        // The next case declares its lanes on this node again.
+        System.out.println("failover: " + script("cluster-revive", String.valueOf(leader)).trim());
+      }
     }
   }
 

@@ -53,6 +53,20 @@ interface LanesConsumption {
   void cancel() throws IOException;
 
   /**
+   * Whether a settlement names only deliveries this consumer handed over before its channel shut
+   * down. The wrapped channel then sends nothing (RabbitMQ returned those deliveries to their lanes
+   * when the channel closed) and the consumer forgets them. Pushed deliveries never are: the
+   * RabbitMQ client already drops their stale tags.
+   *
+   * @param deliveryTag the tag settled
+   * @param multiple whether every tag up to it is settled too
+   * @return true when the settlement is to be dropped
+   */
+  default boolean stale(long deliveryTag, boolean multiple) {
+    return false;
+  }
+
+  /**
    * Records the application's settlement of delivery tags of this channel.
    *
    * @param deliveryTag the tag settled

@@ -256,6 +256,9 @@ public sealed class PredictiveChannel extends ForwardingChannel
 
   @Override
   public void basicAck(long deliveryTag, boolean multiple) throws IOException {
+    if (staleLanes(deliveryTag, multiple)) {
+      return;
+    }
     delegate.basicAck(deliveryTag, multiple);
     tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_ACK, false);
     settledLanes(deliveryTag, multiple);
@@ -263,6 +266,9 @@ public sealed class PredictiveChannel extends ForwardingChannel
 
   @Override
   public void basicNack(long deliveryTag, boolean multiple, boolean requeue) throws IOException {
+    if (staleLanes(deliveryTag, multiple)) {
+      return;
+    }
     delegate.basicNack(deliveryTag, multiple, requeue);
     tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_NACK, requeue);
     settledLanes(deliveryTag, multiple);
@@ -270,9 +276,24 @@ public sealed class PredictiveChannel extends ForwardingChannel
 
   @Override
   public void basicReject(long deliveryTag, boolean requeue) throws IOException {
+    if (staleLanes(deliveryTag, false)) {
+      return;
+    }
     delegate.basicReject(deliveryTag, requeue);
     tracker.settle(deliveryTag, false, Outcome.OUTCOME_REJECT, requeue);
     settledLanes(deliveryTag, false);
+  }
+
+  /** Whether a pulling lanes consumer handed these tags before the channel shut down. */
+  private boolean staleLanes(long deliveryTag, boolean multiple) {
+    if (!lanesConsumers.isEmpty()) {
+      for (LanesConsumption c : lanesConsumers.values()) {
+        if (c.stale(deliveryTag, multiple)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private void settledLanes(long deliveryTag, boolean multiple) {

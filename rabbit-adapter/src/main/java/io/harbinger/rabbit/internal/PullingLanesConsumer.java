@@ -9,6 +9,8 @@ import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.impl.recovery.AutorecoveringChannel;
+import com.rabbitmq.client.impl.recovery.RecoveryAwareChannelN;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.LaneFetch;
@@ -24,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -70,9 +73,18 @@ import org.slf4j.LoggerFactory;
  * it is handed over. When the application cancels, what is held goes back to its lane ({@code
  * basic.reject} with requeue); on a shutdown it is dropped (RabbitMQ redelivers it). On an
  * automatically recovering channel the consumer resumes after recovery: each subscription has a tag
- * of its own, and one that the client re-registers is adopted or cancelled, never duplicated. A
- * lane deleted while the consumer pulls closes the channel ({@code basic.get} on a missing queue is
- * a channel error), which the application hears as a shutdown naming the lane.
+ * of its own, and one that the client re-registers is adopted or cancelled, never duplicated.
+ *
+ * <p>Delivery tags across a recovery. The RabbitMQ client numbers a recovered channel's pushed
+ * deliveries on from the highest tag it pushed before (its tag offset), so that a late settlement
+ * of an old delivery is dropped instead of naming a new one; it does neither for {@code basic.get}.
+ * So the consumer adds the channel's offset to each tag it takes, which the client takes off again
+ * when the application settles it, and keeps the tags it had handed over, unsettled, when the
+ * channel shut down: the wrapped channel drops a settlement of one of them ({@link #stale}), and
+ * the consumer takes nothing new until each is settled or its handler has returned, so that no
+ * stale tag can name a new delivery. A lane deleted while the consumer pulls closes the channel
+ * ({@code basic.get} on a missing queue is a channel error), which the application hears as a
+ * shutdown naming the lane.
  *
  * <p>Thread safety: the dispatcher thread takes messages and runs the application's handler, the
  * subscriber thread takes messages ahead, subscribes and cancels, lane callbacks run on the
@@ -100,6 +112,7 @@ final class PullingLanesConsumer implements LanesConsumption {
   private final Condition wakeup = lock.newCondition();
   private final Object subscriptionCalls = new Object();
   private final NavigableMap<Long, LaneJob> handed = new TreeMap<>();
+  private final TreeSet<Long> staleTags = new TreeSet<>();
   private final LevelArbiter arbiter;
   private final Aging aging;
   private final HeldDeliveries held;
@@ -254,6 +267,30 @@ final class PullingLanesConsumer implements LanesConsumption {
     }
   }
 
+  @Override
+  public boolean stale(long deliveryTag, boolean multiple) {
+    lock.lock();
+    try {
+      if (staleTags.isEmpty()) {
+        return false;
+      }
+      boolean stale;
+      if (multiple) {
+        var head = staleTags.headSet(deliveryTag, true);
+        stale = !head.isEmpty();
+        head.clear();
+      } else {
+        stale = staleTags.remove(deliveryTag);
+      }
+      if (staleTags.isEmpty()) {
+        wakeup.signalAll();
+      }
+      return stale;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   private void completed(LaneJob job, long nowNanos) {
     if (job.generation == generation) {
       arbiter.finished(job.pulledLevel, nowNanos - job.handedNanos);
@@ -279,6 +316,7 @@ final class PullingLanesConsumer implements LanesConsumption {
       stopped = true;
       dropHeld();
       handed.clear();
+      staleTags.clear();
       wakeup.signalAll();
     } finally {
       lock.unlock();
@@ -326,7 +364,7 @@ final class PullingLanesConsumer implements LanesConsumption {
             lastAgingNanos = now;
           }
           // A message being taken ahead is waited for, so that a lane's messages keep their order.
-          if (!channelDown && hasRoom() && !aheadInFlight) {
+          if (!channelDown && staleTags.isEmpty() && hasRoom() && !aheadInFlight) {
             int heldMask = held.nonEmptyMask();
             if (heldMask != 0) {
               // Taken ahead, or reached the consumer while it subscribed or cancelled.
@@ -405,14 +443,22 @@ final class PullingLanesConsumer implements LanesConsumption {
         }
       }
       round = allLanes;
-      if (LaneHandOff.run(delegate, application, tag, job, autoAck, layout.queue()) && autoAck) {
-        lock.lock();
-        try {
+      boolean returned = LaneHandOff.run(delegate, application, tag, job, autoAck, layout.queue());
+      lock.lock();
+      try {
+        if (returned && autoAck) {
           // The level's cost is the handler's duration when the consumer acknowledges itself.
           arbiter.finished(job.pulledLevel, ticker.nanos() - job.handedNanos);
-        } finally {
-          lock.unlock();
         }
+        if (job.generation != generation
+            && staleTags.remove(job.envelope.getDeliveryTag())
+            && staleTags.isEmpty()) {
+          // The channel shut down under the handler, which has returned: its tag is no longer
+          // waited for.
+          wakeup.signalAll();
+        }
+      } finally {
+        lock.unlock();
       }
     }
   }
@@ -478,11 +524,25 @@ final class PullingLanesConsumer implements LanesConsumption {
     return aheadPlanned && nowNanos - aheadAtNanos >= 0;
   }
 
-  /** Takes a lane's next message and keeps the running average of the round trip. */
+  /**
+   * Takes a lane's next message, its tag numbered as the client numbers pushed deliveries (plus the
+   * channel's tag offset after a recovery), and keeps the running average of the round trip.
+   */
   private GetResponse timedGet(int lane) throws IOException {
     long start = ticker.nanos();
     GetResponse response = delegate.basicGet(layout.laneName(lane), false);
     long took = ticker.nanos() - start;
+    long offset = tagOffset(delegate);
+    if (response != null && offset != 0) {
+      Envelope e = response.getEnvelope();
+      response =
+          new GetResponse(
+              new Envelope(
+                  e.getDeliveryTag() + offset, e.isRedeliver(), e.getExchange(), e.getRoutingKey()),
+              response.getProps(),
+              response.getBody(),
+              response.getMessageCount());
+    }
     lock.lock();
     try {
       getNanos = Double.isNaN(getNanos) ? took : getNanos + GET_WEIGHT * (took - getNanos);
@@ -490,6 +550,18 @@ final class PullingLanesConsumer implements LanesConsumption {
       lock.unlock();
     }
     return response;
+  }
+
+  /**
+   * The offset the RabbitMQ client subtracts from a settled tag on an automatically recovering
+   * channel (the highest tag it pushed on the channel before each recovery), or 0.
+   */
+  static long tagOffset(Channel channel) {
+    if (channel instanceof AutorecoveringChannel recovering
+        && recovering.getDelegate() instanceof RecoveryAwareChannelN aware) {
+      return aware.getActiveDeliveryTagOffset();
+    }
+    return 0;
   }
 
   /**
@@ -507,6 +579,7 @@ final class PullingLanesConsumer implements LanesConsumption {
         int candidates = round & ~held.nonEmptyMask();
         if (stopped
             || channelDown
+            || !staleTags.isEmpty()
             || idle
             || held.size() > 0
             || !(autoAck || handed.size() >= maxUnsettled)
@@ -760,12 +833,14 @@ final class PullingLanesConsumer implements LanesConsumption {
   }
 
   private void channelShutdown(ShutdownSignalException sig) {
+    LOG.debug("lanes queue '{}': the channel shut down", layout.queue(), sig);
     boolean forward;
     lock.lock();
     try {
       forward = !shutdownForwarded && !cancelled;
       shutdownForwarded = true;
       dropHeld();
+      staleTags.addAll(handed.keySet());
       handed.clear();
       if (!(delegate instanceof Recoverable) || sig.isInitiatedByApplication()) {
         stopped = true;

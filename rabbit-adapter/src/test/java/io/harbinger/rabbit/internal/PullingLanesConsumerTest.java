@@ -15,6 +15,7 @@ import static org.mockito.Mockito.timeout;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
+import static org.mockito.Mockito.withSettings;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
@@ -22,6 +23,12 @@ import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.RecoveryListener;
+import com.rabbitmq.client.ShutdownListener;
+import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.impl.recovery.AutorecoveringChannel;
+import com.rabbitmq.client.impl.recovery.RecoveryAwareChannelN;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.ChannelOptions;
@@ -191,6 +198,68 @@ class PullingLanesConsumerTest {
     channel.basicAck(2, false);
     await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 3);
     verify(delegate, times(3)).basicGet(QUEUE + ".lane-0", false);
+  }
+
+  @Test
+  void afterARecovery_aStaleTagIsNotSent_andNothingIsTakenUntilItIsSettled() throws Exception {
+    Channel recovering = mock(Channel.class, withSettings().extraInterfaces(Recoverable.class));
+    List<GetResponse> lane0 = new CopyOnWriteArrayList<>(List.of(message(7), message(1)));
+    when(recovering.basicGet(anyString(), eq(false)))
+        .thenAnswer(
+            call ->
+                call.getArgument(0).equals(QUEUE + ".lane-0") && !lane0.isEmpty()
+                    ? lane0.remove(0)
+                    : null);
+    when(recovering.isOpen()).thenReturn(true);
+    Lanes.declared(new LaneLayout(QUEUE, 3, Map.of()));
+    channel =
+        new PredictiveChannel(
+            recovering,
+            ChannelOptions.builder("consumer")
+                .stats(stats)
+                .lanes(LaneOptions.strict().withFetch(LaneFetch.PULL))
+                .build(),
+            new PrefetchGuard());
+    channel.basicQos(1);
+    channel.basicConsume(
+        QUEUE,
+        false,
+        new DefaultConsumer(channel) {
+          @Override
+          public void handleDelivery(
+              String consumerTag, Envelope envelope, AMQP.BasicProperties p, byte[] body) {
+            handed.add(envelope.getDeliveryTag());
+          }
+        });
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 1);
+    ArgumentCaptor<ShutdownListener> shutdown = ArgumentCaptor.forClass(ShutdownListener.class);
+    verify(recovering, atLeastOnce()).addShutdownListener(shutdown.capture());
+    ArgumentCaptor<RecoveryListener> recovery = ArgumentCaptor.forClass(RecoveryListener.class);
+    verify((Recoverable) recovering).addRecoveryListener(recovery.capture());
+    // The connection drops while message 7 runs, and the channel recovers: the new channel's
+    // first basic.get would be tag 1 again, so nothing is taken while 7 is unsettled.
+    ShutdownSignalException dropped = new ShutdownSignalException(true, false, null, recovering);
+    shutdown.getAllValues().forEach(listener -> listener.shutdownCompleted(dropped));
+    recovery.getValue().handleRecovery((Recoverable) recovering);
+    Thread.sleep(300);
+    verify(recovering, times(1)).basicGet(QUEUE + ".lane-0", false);
+    // The application's late acknowledgement of 7 is not sent; then the consumer takes again.
+    channel.basicAck(7, false);
+    verify(recovering, never()).basicAck(7, false);
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 2);
+    assertThat(handed).containsExactly(7L, 1L);
+    channel.basicAck(1, false);
+    verify(recovering).basicAck(1, false);
+  }
+
+  @Test
+  void tagOffset_isTheRecoveringChannelsOffset_elseZero() {
+    AutorecoveringChannel recovering = mock(AutorecoveringChannel.class);
+    RecoveryAwareChannelN aware = mock(RecoveryAwareChannelN.class);
+    when(recovering.getDelegate()).thenReturn(aware);
+    when(aware.getActiveDeliveryTagOffset()).thenReturn(40L);
+    assertThat(PullingLanesConsumer.tagOffset(recovering)).isEqualTo(40);
+    assertThat(PullingLanesConsumer.tagOffset(delegate)).isZero();
   }
 
   @Test
