@@ -1,5 +1,8 @@
 package io.harbinger.experiments.levels;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,14 +17,17 @@ import picocli.CommandLine.Option;
 /**
  * Draws the trade-off chart of the lanes evidence: one point per arm and weight setting, the change
  * in mean latency against FIFO on the x axis and the all-message P99 as a multiple of FIFO's on the
- * y axis, from the TSV files {@code LevelsReplay --tsv} writes (simulated) or of the same columns
- * from bench runs (measured).
+ * y axis, from the TSV files {@code LevelsReplay --tsv} writes (simulated) or from the {@code
+ * summary.json} of a {@code ./harbinger bench} output directory (measured: each arm's paired
+ * per-seed median change of the mean and of the P99 against its baseline, labelled with the
+ * directory's name).
  *
  * <p>Run: {@code java -cp "experiments/target/classes:$(cat experiments/target/classpath.txt)"
  * io.harbinger.experiments.levels.TradeoffChart --in
  * simulated=experiments/results/sim/lanes/sweep.tsv --out
- * experiments/results/sim/lanes/tradeoff.svg}. Points left of zero and below the dashed 1.10x line
- * meet the mean and P99 targets.
+ * experiments/results/sim/lanes/tradeoff.svg}; add {@code
+ * measured=experiments/results/bench/lanes-4.0-full} for a bench's arms. Points left of zero and
+ * below the dashed 1.10x line meet the mean and P99 targets.
  */
 @Command(
     name = "tradeoff-chart",
@@ -36,7 +42,7 @@ public final class TradeoffChart implements Callable<Integer> {
       paramLabel = "SOURCE=FILE",
       description =
           "Point sources: a label (simulated, measured) and a TSV with columns arm,"
-              + " mean_change, p99_ratio.")
+              + " mean_change, p99_ratio, or a bench output directory holding summary.json.")
   List<String> inputs;
 
   @Option(names = "--out", required = true, paramLabel = "FILE", description = "The SVG to write.")
@@ -61,7 +67,60 @@ public final class TradeoffChart implements Callable<Integer> {
     return 0;
   }
 
-  static List<Point> read(String source, Path tsv) throws IOException {
+  static List<Point> read(String source, Path file) throws IOException {
+    if (Files.isDirectory(file)) {
+      return readBench(source, file);
+    }
+    return readTsv(source, file);
+  }
+
+  /**
+   * The arms of a bench output directory that have a baseline: the paired median change of the mean
+   * and of the P99 against it, from the directory's {@code summary.json}.
+   */
+  static List<Point> readBench(String source, Path dir) throws IOException {
+    Path summary = dir.resolve("summary.json");
+    if (!Files.isRegularFile(summary)) {
+      throw new IOException(
+          dir + ": no summary.json (is it a ./harbinger bench output directory?)");
+    }
+    JsonNode root;
+    try {
+      root = new ObjectMapper().readTree(summary.toFile());
+    } catch (JsonProcessingException e) {
+      throw new IOException(summary + ": not JSON: " + e.getOriginalMessage(), e);
+    }
+    JsonNode arms = root.path("arms");
+    if (!arms.isArray()) {
+      throw new IOException(summary + ": no \"arms\" array");
+    }
+    List<Point> out = new ArrayList<>();
+    for (JsonNode arm : arms) {
+      if (arm.path("baseline").isNull() || arm.path("baseline").isMissingNode()) {
+        continue;
+      }
+      double mean = delta(arm, "mean_ms");
+      double p99 = delta(arm, "p99_ms");
+      if (Double.isNaN(mean) || Double.isNaN(p99)) {
+        throw new IOException(
+            summary + ": arm " + arm.path("arm").asText() + " has no mean_ms or p99_ms delta");
+      }
+      out.add(
+          new Point(source, dir.getFileName() + ": " + arm.path("arm").asText(), mean, 1 + p99));
+    }
+    return out;
+  }
+
+  private static double delta(JsonNode arm, String metric) {
+    for (JsonNode d : arm.path("deltas")) {
+      if (metric.equals(d.path("metric").asText()) && d.path("point").isNumber()) {
+        return d.path("point").asDouble();
+      }
+    }
+    return Double.NaN;
+  }
+
+  static List<Point> readTsv(String source, Path tsv) throws IOException {
     List<String> lines = Files.readAllLines(tsv);
     List<String> header = List.of(lines.get(0).split("\t"));
     int arm = header.indexOf("arm");
@@ -76,7 +135,11 @@ public final class TradeoffChart implements Callable<Integer> {
         continue;
       }
       String[] f = line.split("\t");
-      out.add(new Point(source, f[arm], Double.parseDouble(f[mean]), Double.parseDouble(f[p99])));
+      try {
+        out.add(new Point(source, f[arm], Double.parseDouble(f[mean]), Double.parseDouble(f[p99])));
+      } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+        throw new IOException(tsv + ": not an arm with two numbers: " + line, e);
+      }
     }
     return out;
   }
@@ -84,7 +147,7 @@ public final class TradeoffChart implements Callable<Integer> {
   /** Renders the points; the axes span every point, the targets (0% and 1.10x) and FIFO. */
   static String svg(List<Point> points) {
     int width = 900;
-    int height = 620;
+    int height = Math.max(620, 40 + 14 * points.size() + 20);
     int left = 70;
     int right = 300;
     int top = 40;
