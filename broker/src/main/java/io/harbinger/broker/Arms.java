@@ -33,6 +33,7 @@ public final class Arms {
 
   static {
     rabbit("rabbitmq-fifo", Policy.FIFO);
+    quorumPriorities("rabbitmq-fifo-quorum", Policy.FIFO);
     rabbit("rabbitmq-static-tuned", Policy.STATIC_TUNED);
     rabbit("rabbitmq-static-misconfigured", Policy.STATIC_MISCONFIGURED);
     rabbit("rabbitmq-predictive", Policy.PREDICTIVE);
@@ -97,7 +98,10 @@ public final class Arms {
     define(name, RunsOn.RABBITMQ, policy, Selection.STRICT, AgingMode.NONE, levels);
   }
 
-  /** A RabbitMQ arm on one quorum queue with priorities (two levels on RabbitMQ 4.0 to 4.2). */
+  /**
+   * A RabbitMQ arm on one quorum queue: with priorities (two levels on RabbitMQ 4.0 to 4.2), or in
+   * publish order for {@link Policy#FIFO}.
+   */
   private static void quorumPriorities(String name, Policy policy) {
     ArmDefinition arm =
         new ArmDefinition(

@@ -10,7 +10,8 @@ public enum QueueLayout {
   /**
    * One quorum queue with the priorities its type has on the broker's version: on RabbitMQ 4.0 to
    * 4.2 level 0 is "high" and served 2:1 against every other level (rabbitmq-facts section 1.2);
-   * refused on RabbitMQ 3.x, whose quorum queues have no priorities.
+   * refused on RabbitMQ 3.x, whose quorum queues have no priorities. A FIFO arm's quorum queue has
+   * no priorities on any version.
    */
   QUORUM_PRIORITY_QUEUE,
   /** One classic queue per level. */

@@ -114,6 +114,9 @@ class ArmsTest {
     assertThat(quorumPriorities.layout()).isEqualTo(QueueLayout.QUORUM_PRIORITY_QUEUE);
     assertThat(quorumPriorities.layout().isLanes()).isFalse();
     assertThat(quorumPriorities.selection()).isEqualTo(Selection.STRICT);
+    ArmDefinition quorumFifo = Arms.byName("rabbitmq-fifo-quorum", EnumSet.of(RunsOn.RABBITMQ));
+    assertThat(quorumFifo.layout()).isEqualTo(QueueLayout.QUORUM_PRIORITY_QUEUE);
+    assertThat(quorumFifo.policy()).isEqualTo(Policy.FIFO);
   }
 
   @Test

@@ -109,12 +109,12 @@ final class RabbitArm implements BenchArm {
    *
    * @param name the arm name
    * @param policy where the producer takes the level from: {@link Policy#FIFO} (a plain classic
-   *     queue), a static map, {@link Policy#ORACLE} (the job's planned-cost tertile), {@link
-   *     Policy#NAIVE} (the naive median), {@link Policy#PREDICTIVE} (an embedded router), {@link
-   *     Policy#PREDICTIVE_PAPER} (the same, every untrusted key at the default level), {@link
-   *     Policy#PREDICTIVE_TODAY} (the same, without the safeguards and borrowing), {@link
-   *     Policy#PREDICTIVE_SIZED} (the same, with size bins and each job's size hint), {@link
-   *     Policy#SHADOW} (learning and stamping, never setting the priority) or {@link
+   *     queue, or quorum queue on that layout), a static map, {@link Policy#ORACLE} (the job's
+   *     planned-cost tertile), {@link Policy#NAIVE} (the naive median), {@link Policy#PREDICTIVE}
+   *     (an embedded router), {@link Policy#PREDICTIVE_PAPER} (the same, every untrusted key at the
+   *     default level), {@link Policy#PREDICTIVE_TODAY} (the same, without the safeguards and
+   *     borrowing), {@link Policy#PREDICTIVE_SIZED} (the same, with size bins and each job's size
+   *     hint), {@link Policy#SHADOW} (learning and stamping, never setting the priority) or {@link
    *     Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
    * @param levels the levels, in [2, 10]; 3 for the static maps
    * @param map the job-type map of a static policy, else null
@@ -142,9 +142,8 @@ final class RabbitArm implements BenchArm {
       LaneOptions laneOptions) {
     this.layout = Objects.requireNonNull(layout, "layout");
     this.laneOptions = Objects.requireNonNull(laneOptions, "laneOptions");
-    if (layout != QueueLayout.PRIORITY_QUEUE && policy == Policy.FIFO) {
-      throw new IllegalArgumentException(
-          "a FIFO arm has one classic queue, not lanes or a quorum queue");
+    if (layout.isLanes() && policy == Policy.FIFO) {
+      throw new IllegalArgumentException("a FIFO arm has one queue, classic or quorum, not lanes");
     }
     this.name = Objects.requireNonNull(name, "name");
     this.policy = Objects.requireNonNull(policy, "policy");
@@ -260,7 +259,14 @@ final class RabbitArm implements BenchArm {
       session.attributes.put("layout", layout.name().toLowerCase(java.util.Locale.ROOT));
       try (Channel admin = session.producers.createChannel()) {
         if (policy == Policy.FIFO) {
-          admin.queueDeclare(queue, true, false, false, Map.of());
+          admin.queueDeclare(
+              queue,
+              true,
+              false,
+              false,
+              layout == QueueLayout.QUORUM_PRIORITY_QUEUE
+                  ? Map.of(QueueType.ARGUMENT, "quorum")
+                  : Map.of());
         } else if (layout.isLanes()) {
           session.lanes =
               Lanes.declare(

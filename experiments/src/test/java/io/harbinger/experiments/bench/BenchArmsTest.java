@@ -15,6 +15,7 @@ class ArmsTest {
     assertThat(BenchArms.names())
         .containsExactly(
             "rabbitmq-fifo",
+            "rabbitmq-fifo-quorum",
             "rabbitmq-static-tuned",
             "rabbitmq-static-misconfigured",
             "rabbitmq-predictive",

@@ -102,4 +102,29 @@ class BenchSmokeIT {
         .isLessThanOrEqualTo(sidecar.messages().stream().mapToLong(MessageRecord::attempts).sum());
     assertThat(sidecar.attributes()).containsEntry("reports_dropped", "0");
   }
+
+  @Test
+  void quorumFifoArm_smokeRun_consumesOneQuorumQueueAndLosesNothing() throws Exception {
+    String[] args = {
+      "--profile", "smoke", "--arms", "rabbitmq-fifo,rabbitmq-fifo-quorum", "--out", out.toString()
+    };
+    StringWriter err = new StringWriter();
+    CommandLine cmd = BenchCommand.command(args, Clock.systemUTC());
+    cmd.setErr(new PrintWriter(err, true));
+    cmd.setOut(new PrintWriter(new StringWriter(), true));
+
+    int exit = cmd.execute(args);
+
+    assertThat(exit).as("exit code; stderr: %s", err).isZero();
+    RunRecord quorum =
+        RunRecords.readAll(out.resolve("runs")).stream()
+            .filter(r -> r.arm().equals("rabbitmq-fifo-quorum"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(quorum.messages()).isNotEmpty().allMatch(MessageRecord::completed);
+    assertThat(quorum.submitErrors()).isZero();
+    assertThat(quorum.attributes())
+        .containsEntry("layout", "quorum_priority_queue")
+        .containsEntry("levels", "1");
+  }
 }
