@@ -257,16 +257,13 @@ final class RabbitArm implements BenchArm {
       session.attributes.put("queue", queue);
       session.attributes.put("levels", Integer.toString(policy == Policy.FIFO ? 1 : levels));
       session.attributes.put("layout", layout.name().toLowerCase(java.util.Locale.ROOT));
+      Map<String, Object> queueType =
+          layout == QueueLayout.QUORUM_PRIORITY_QUEUE
+              ? Map.of(QueueType.ARGUMENT, "quorum")
+              : Map.of();
       try (Channel admin = session.producers.createChannel()) {
         if (policy == Policy.FIFO) {
-          admin.queueDeclare(
-              queue,
-              true,
-              false,
-              false,
-              layout == QueueLayout.QUORUM_PRIORITY_QUEUE
-                  ? Map.of(QueueType.ARGUMENT, "quorum")
-                  : Map.of());
+          admin.queueDeclare(queue, true, false, false, queueType);
         } else if (layout.isLanes()) {
           session.lanes =
               Lanes.declare(
@@ -290,13 +287,7 @@ final class RabbitArm implements BenchArm {
                               ? "the application's plus one"
                               : Integer.toString(laneOptions.lanePrefetch()))));
         } else {
-          PriorityQueues.declare(
-              admin,
-              queue,
-              levels,
-              layout == QueueLayout.QUORUM_PRIORITY_QUEUE
-                  ? Map.of(QueueType.ARGUMENT, "quorum")
-                  : Map.of());
+          PriorityQueues.declare(admin, queue, levels, queueType);
         }
       }
       session.declared = true;
