@@ -74,22 +74,7 @@ class BenchSmokeIT {
 
   @Test
   void sidecarArm_smokeRun_learnsThroughTheSidecarAndLosesNothing() throws Exception {
-    String[] args = {
-      "--profile", "smoke", "--arms", "rabbitmq-fifo,rabbitmq-sidecar", "--out", out.toString()
-    };
-    StringWriter err = new StringWriter();
-    CommandLine cmd = BenchCommand.command(args, Clock.systemUTC());
-    cmd.setErr(new PrintWriter(err, true));
-    cmd.setOut(new PrintWriter(new StringWriter(), true));
-
-    int exit = cmd.execute(args);
-
-    assertThat(exit).as("exit code; stderr: %s", err).isZero();
-    RunRecord sidecar =
-        RunRecords.readAll(out.resolve("runs")).stream()
-            .filter(r -> r.arm().equals("rabbitmq-sidecar"))
-            .findFirst()
-            .orElseThrow();
+    RunRecord sidecar = smokeRunBesideFifo("rabbitmq-sidecar");
     assertThat(sidecar.messages()).isNotEmpty().allMatch(MessageRecord::completed);
     assertThat(sidecar.submitErrors()).isZero();
     assertThat(Long.parseLong(sidecar.attributes().get("sidecar_table_version")))
@@ -105,8 +90,18 @@ class BenchSmokeIT {
 
   @Test
   void quorumFifoArm_smokeRun_consumesOneQuorumQueueAndLosesNothing() throws Exception {
+    RunRecord quorum = smokeRunBesideFifo("rabbitmq-fifo-quorum");
+    assertThat(quorum.messages()).isNotEmpty().allMatch(MessageRecord::completed);
+    assertThat(quorum.submitErrors()).isZero();
+    assertThat(quorum.attributes())
+        .containsEntry("layout", "quorum_priority_queue")
+        .containsEntry("levels", "1");
+  }
+
+  /** Runs the smoke profile with FIFO and one arm, checks the exit code, returns that arm's run. */
+  private RunRecord smokeRunBesideFifo(String arm) throws Exception {
     String[] args = {
-      "--profile", "smoke", "--arms", "rabbitmq-fifo,rabbitmq-fifo-quorum", "--out", out.toString()
+      "--profile", "smoke", "--arms", "rabbitmq-fifo," + arm, "--out", out.toString()
     };
     StringWriter err = new StringWriter();
     CommandLine cmd = BenchCommand.command(args, Clock.systemUTC());
@@ -116,15 +111,9 @@ class BenchSmokeIT {
     int exit = cmd.execute(args);
 
     assertThat(exit).as("exit code; stderr: %s", err).isZero();
-    RunRecord quorum =
-        RunRecords.readAll(out.resolve("runs")).stream()
-            .filter(r -> r.arm().equals("rabbitmq-fifo-quorum"))
-            .findFirst()
-            .orElseThrow();
-    assertThat(quorum.messages()).isNotEmpty().allMatch(MessageRecord::completed);
-    assertThat(quorum.submitErrors()).isZero();
-    assertThat(quorum.attributes())
-        .containsEntry("layout", "quorum_priority_queue")
-        .containsEntry("levels", "1");
+    return RunRecords.readAll(out.resolve("runs")).stream()
+        .filter(r -> r.arm().equals(arm))
+        .findFirst()
+        .orElseThrow();
   }
 }

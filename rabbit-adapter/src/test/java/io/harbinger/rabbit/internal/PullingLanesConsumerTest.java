@@ -105,6 +105,25 @@ class PullingLanesConsumerTest {
     return new GetResponse(new Envelope(tag, false, "", "rk"), null, new byte[0], 0);
   }
 
+  /**
+   * Scripts lane 0 with messages 1, 2 and 3 and every other lane empty; returns the consumer's
+   * clock, moved by the test and by 5 ms at each basic.get.
+   */
+  private AtomicLong scriptedLaneZero() throws Exception {
+    AtomicLong now = new AtomicLong();
+    List<GetResponse> lane0 =
+        new CopyOnWriteArrayList<>(List.of(message(1), message(2), message(3)));
+    when(delegate.basicGet(anyString(), eq(false)))
+        .thenAnswer(
+            call -> {
+              now.addAndGet(Duration.ofMillis(5).toNanos());
+              return call.getArgument(0).equals(QUEUE + ".lane-0") && !lane0.isEmpty()
+                  ? lane0.remove(0)
+                  : null;
+            });
+    return now;
+  }
+
   @Test
   void strict_lanesWithWork_takesTheFirstNonEmptyLaneInOrder_subscribesToNothing()
       throws Exception {
@@ -130,20 +149,8 @@ class PullingLanesConsumerTest {
 
   @Test
   void behindAShortJob_theNextMessageIsTakenAhead_andHandedOnAtOnce() throws Exception {
-    // The consumer's clock, moved by the test and by each basic.get (5 ms); lane 0 has messages 1,
-    // 2 and 3.
-    AtomicLong now = new AtomicLong();
+    AtomicLong now = scriptedLaneZero();
     Ticker clock = now::get;
-    List<GetResponse> lane0 =
-        new CopyOnWriteArrayList<>(List.of(message(1), message(2), message(3)));
-    when(delegate.basicGet(anyString(), eq(false)))
-        .thenAnswer(
-            call -> {
-              now.addAndGet(Duration.ofMillis(5).toNanos());
-              return call.getArgument(0).equals(QUEUE + ".lane-0") && !lane0.isEmpty()
-                  ? lane0.remove(0)
-                  : null;
-            });
     consume(LaneOptions.strict().withFetch(LaneFetch.PULL), clock);
     await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 1);
     // Level 0 has no finished job yet: nothing is taken ahead of message 1.
@@ -167,18 +174,8 @@ class PullingLanesConsumerTest {
 
   @Test
   void behindALongJob_theNextMessageIsTakenAheadOnlyShortlyBeforeItsExpectedEnd() throws Exception {
-    AtomicLong now = new AtomicLong();
+    AtomicLong now = scriptedLaneZero();
     Ticker clock = now::get;
-    List<GetResponse> lane0 =
-        new CopyOnWriteArrayList<>(List.of(message(1), message(2), message(3)));
-    when(delegate.basicGet(anyString(), eq(false)))
-        .thenAnswer(
-            call -> {
-              now.addAndGet(Duration.ofMillis(5).toNanos());
-              return call.getArgument(0).equals(QUEUE + ".lane-0") && !lane0.isEmpty()
-                  ? lane0.remove(0)
-                  : null;
-            });
     consume(LaneOptions.strict().withFetch(LaneFetch.PULL), clock);
     await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 1);
     // Message 1 took 100 ms: level 0 averages 100 ms.
