@@ -69,10 +69,32 @@ public final class Arms {
             QueueLayout.QUORUM_LANES,
             List.of(),
             1));
-    pullLanes("rabbitmq-lanes-quorum-pull", QueueLayout.QUORUM_LANES, Selection.WEIGHTED, 3);
-    pullLanes("rabbitmq-lanes-pull", QueueLayout.CLASSIC_LANES, Selection.WEIGHTED, 3);
-    pullLanes("rabbitmq-lanes-strict-pull", QueueLayout.CLASSIC_LANES, Selection.STRICT, 3);
-    pullLanes("rabbitmq-lanes-5-pull", QueueLayout.CLASSIC_LANES, Selection.WEIGHTED, 5);
+    pullLanes(
+        "rabbitmq-lanes-quorum-pull",
+        QueueLayout.QUORUM_LANES,
+        Policy.PREDICTIVE,
+        Selection.WEIGHTED,
+        3);
+    pullLanes(
+        "rabbitmq-lanes-pull", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
+    pullLanes(
+        "rabbitmq-lanes-strict-pull",
+        QueueLayout.CLASSIC_LANES,
+        Policy.PREDICTIVE,
+        Selection.STRICT,
+        3);
+    pullLanes(
+        "rabbitmq-lanes-5-pull",
+        QueueLayout.CLASSIC_LANES,
+        Policy.PREDICTIVE,
+        Selection.WEIGHTED,
+        5);
+    pullLanes(
+        "rabbitmq-lanes-oracle-pull",
+        QueueLayout.CLASSIC_LANES,
+        Policy.ORACLE,
+        Selection.WEIGHTED,
+        3);
     define("redis-fifo", RunsOn.REDIS, Policy.FIFO, Selection.STRICT, AgingMode.NONE, 3);
     broker("broker-fifo", Policy.FIFO, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-predictive", Policy.PREDICTIVE, Selection.STRICT, AgingMode.PLAIN);
@@ -126,21 +148,13 @@ public final class Arms {
     define(arm);
   }
 
-  /** A lanes arm of the predictor whose consumers take a lane's message only when free. */
-  private static void pullLanes(String name, QueueLayout layout, Selection selection, int levels) {
+  /** A lanes arm whose consumers take a lane's message only when free. */
+  private static void pullLanes(
+      String name, QueueLayout layout, Policy policy, Selection selection, int levels) {
     AgingMode aging = selection == Selection.WEIGHTED ? AgingMode.PAUSING : AgingMode.NONE;
     define(
         new ArmDefinition(
-            name,
-            RunsOn.RABBITMQ,
-            Policy.PREDICTIVE,
-            selection,
-            aging,
-            levels,
-            layout,
-            List.of(),
-            0,
-            true));
+            name, RunsOn.RABBITMQ, policy, selection, aging, levels, layout, List.of(), 0, true));
   }
 
   private static void broker(String name, Policy policy, Selection selection, AgingMode aging) {

@@ -64,11 +64,14 @@ class ArmsTest {
             "rabbitmq-lanes-quorum-pull",
             "rabbitmq-lanes-pull",
             "rabbitmq-lanes-strict-pull",
-            "rabbitmq-lanes-5-pull");
+            "rabbitmq-lanes-5-pull",
+            "rabbitmq-lanes-oracle-pull");
     assertThat(Arms.on(EnumSet.allOf(RunsOn.class)))
         .filteredOn(ArmDefinition::pullLanes)
         .allMatch(a -> a.name().endsWith("-pull") && a.lanePrefetch() == 0);
     assertThat(quorumPull().layout()).isEqualTo(QueueLayout.QUORUM_LANES);
+    assertThat(Arms.byName("rabbitmq-lanes-oracle-pull", EnumSet.of(RunsOn.RABBITMQ)).policy())
+        .isEqualTo(Policy.ORACLE);
     assertThat(quorumPull().aging()).isEqualTo(AgingMode.PAUSING);
     assertThat(Arms.byName("rabbitmq-lanes-strict-pull", EnumSet.of(RunsOn.RABBITMQ)).aging())
         .isEqualTo(AgingMode.NONE);

@@ -39,6 +39,7 @@ class ArmsTest {
             "rabbitmq-lanes-pull",
             "rabbitmq-lanes-strict-pull",
             "rabbitmq-lanes-5-pull",
+            "rabbitmq-lanes-oracle-pull",
             "redis-fifo",
             "broker-fifo",
             "broker-predictive",
