@@ -94,6 +94,21 @@ public final class HarbingerClientMetrics implements MeterBinder {
         "harbinger.client.lanes.handoffs",
         "Deliveries lanes consumers handed to the application",
         ClientStats::laneHandoffs);
+    counter(
+        registry,
+        "harbinger.client.lanes.gets",
+        "basic.get calls of pulling lanes consumers that took a message",
+        ClientStats::laneGets);
+    counter(
+        registry,
+        "harbinger.client.lanes.gets.empty",
+        "basic.get calls of pulling lanes consumers that found their lane empty",
+        ClientStats::laneEmptyGets);
+    counter(
+        registry,
+        "harbinger.client.lanes.taken.ahead",
+        "Messages pulling lanes consumers took ahead while the application ran a job",
+        ClientStats::laneTakenAhead);
     Gauge.builder("harbinger.client.lanes.held", source, s -> source.get().laneHeld())
         .description("Deliveries lanes consumers hold, received but not yet handed on")
         .register(registry);

@@ -9,6 +9,7 @@ import io.harbinger.rabbit.ClientStats;
 import io.harbinger.rabbit.DeliveryTimer;
 import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.rabbit.MessageStamper;
+import io.harbinger.rabbit.internal.Counter;
 import io.harbinger.rabbit.internal.Counters;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -61,6 +62,20 @@ class HarbingerClientMetricsTest {
     assertThat(registry.get("harbinger.client.lanes.held.max").gauge().value()).isEqualTo(3);
     assertThat(counter("harbinger.client.lanes.handoffs")).isEqualTo(1);
     assertThat(stats.laneHeldMeanMillis()).isEqualTo(2.0);
+  }
+
+  @Test
+  void pullingLanesConsumersCalls_areCountersOfTheirOwn() {
+    new HarbingerClientMetrics(ClientStats.source(stats)).bindTo(registry);
+
+    Counters.increment(stats, Counter.LANE_GET);
+    Counters.increment(stats, Counter.LANE_GET);
+    Counters.increment(stats, Counter.LANE_EMPTY_GET);
+    Counters.increment(stats, Counter.LANE_TAKEN_AHEAD);
+
+    assertThat(counter("harbinger.client.lanes.gets")).isEqualTo(2);
+    assertThat(counter("harbinger.client.lanes.gets.empty")).isEqualTo(1);
+    assertThat(counter("harbinger.client.lanes.taken.ahead")).isEqualTo(1);
   }
 
   @Test

@@ -26,6 +26,9 @@ public final class AdapterStats {
   private final LongAdder unreadableStamps = new LongAdder();
   private final LongAdder invalidSizeHints = new LongAdder();
   private final LongAdder laneHandoffs = new LongAdder();
+  private final LongAdder laneGets = new LongAdder();
+  private final LongAdder laneEmptyGets = new LongAdder();
+  private final LongAdder laneTakenAhead = new LongAdder();
   private final LongAdder laneHeldNanos = new LongAdder();
   private final AtomicLong laneHeld = new AtomicLong();
   private final AtomicLong laneHeldMax = new AtomicLong();
@@ -158,6 +161,36 @@ public final class AdapterStats {
   }
 
   /**
+   * Returns the {@code basic.get} calls of pulling lanes consumers ({@link LaneFetch#PULL}) that
+   * took a message (those that found their lane empty are {@link #laneEmptyGets()}).
+   *
+   * @return the count
+   */
+  public long laneGets() {
+    return laneGets.sum();
+  }
+
+  /**
+   * Returns the {@code basic.get} calls of pulling lanes consumers that found their lane empty: the
+   * round trips a pulling consumer paid beyond one per message.
+   *
+   * @return the count
+   */
+  public long laneEmptyGets() {
+    return laneEmptyGets.sum();
+  }
+
+  /**
+   * Returns the messages pulling lanes consumers took ahead, while their application was running a
+   * job, to hand on when it ends.
+   *
+   * @return the count
+   */
+  public long laneTakenAhead() {
+    return laneTakenAhead.sum();
+  }
+
+  /**
    * Returns how many deliveries lanes consumers hold now: delivered by RabbitMQ to the consumer but
    * not yet handed to the application (invisible to other consumers meanwhile).
    *
@@ -222,6 +255,9 @@ public final class AdapterStats {
       case PREFETCH_WARNING -> prefetchWarnings;
       case UNREADABLE_STAMP -> unreadableStamps;
       case INVALID_SIZE_HINT -> invalidSizeHints;
+      case LANE_GET -> laneGets;
+      case LANE_EMPTY_GET -> laneEmptyGets;
+      case LANE_TAKEN_AHEAD -> laneTakenAhead;
     };
   }
 }

@@ -39,6 +39,10 @@ import java.util.function.Supplier;
  * @param laneHandoffs deliveries that lanes consumers handed to their applications
  * @param laneHeld deliveries lanes consumers hold now, received but not yet handed on (a gauge)
  * @param laneHeldMax the most deliveries lanes consumers held at once
+ * @param laneGets {@code basic.get} calls of pulling lanes consumers that took a message
+ * @param laneEmptyGets {@code basic.get} calls of pulling lanes consumers that found the lane empty
+ * @param laneTakenAhead messages pulling lanes consumers took ahead while their application ran a
+ *     job
  * @param reporting the report publisher's counters, when the process has one
  * @param routing the embedded router's counters, when the process has one
  */
@@ -58,6 +62,9 @@ public record ClientStats(
     long laneHandoffs,
     long laneHeld,
     long laneHeldMax,
+    long laneGets,
+    long laneEmptyGets,
+    long laneTakenAhead,
     Optional<Reporting> reporting,
     Optional<Routing> routing) {
 
@@ -239,6 +246,9 @@ public record ClientStats(
           stats.laneHandoffs(),
           stats.laneHeld(),
           stats.laneHeldMax(),
+          stats.laneGets(),
+          stats.laneEmptyGets(),
+          stats.laneTakenAhead(),
           reporting,
           routing);
     }

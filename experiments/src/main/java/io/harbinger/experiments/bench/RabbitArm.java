@@ -608,6 +608,9 @@ final class RabbitArm implements BenchArm {
       if (lanes != null) {
         out.put("lane_handoffs", Long.toString(consumerStats.laneHandoffs()));
         out.put("lane_held_max", Long.toString(consumerStats.laneHeldMax()));
+        out.put("lane_gets", Long.toString(consumerStats.laneGets()));
+        out.put("lane_empty_gets", Long.toString(consumerStats.laneEmptyGets()));
+        out.put("lane_taken_ahead", Long.toString(consumerStats.laneTakenAhead()));
         out.put(
             "lane_held_mean_ms",
             String.format(java.util.Locale.ROOT, "%.3f", consumerStats.laneHeldMeanMillis()));

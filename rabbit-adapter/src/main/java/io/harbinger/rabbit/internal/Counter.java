@@ -27,5 +27,11 @@ public enum Counter {
   /** See {@link AdapterStats#unreadableStamps()}. */
   UNREADABLE_STAMP,
   /** See {@link AdapterStats#invalidSizeHints()}. */
-  INVALID_SIZE_HINT
+  INVALID_SIZE_HINT,
+  /** See {@link AdapterStats#laneGets()}. */
+  LANE_GET,
+  /** See {@link AdapterStats#laneEmptyGets()}. */
+  LANE_EMPTY_GET,
+  /** See {@link AdapterStats#laneTakenAhead()}. */
+  LANE_TAKEN_AHEAD
 }

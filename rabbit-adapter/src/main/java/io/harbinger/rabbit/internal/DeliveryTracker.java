@@ -292,8 +292,7 @@ public final class DeliveryTracker {
       this.sizeHint = sizeHints ? SizeHints.of(headers, bodyLength, stats) : bodyLength;
       this.redelivered = redelivered;
       producer = user == null ? "" : user;
-      Object jt = headers == null ? null : headers.get(jobTypeHeader);
-      jobType = jt instanceof String || jt instanceof LongString ? jt.toString() : "";
+      jobType = jobType(headers, jobTypeHeader);
       CompactStamp.Reading stamp = CompactStamp.read(headers, levels);
       if (!stamp.understood()) {
         Counters.increment(stats, Counter.UNREADABLE_STAMP);
@@ -327,5 +326,14 @@ public final class DeliveryTracker {
           ? publishedAtMicros + "/" + key
           : unstampedIdentity + "/" + key;
     }
+  }
+
+  /**
+   * The job-type label of a delivery: its {@code jobTypeHeader} header when that is a string, else
+   * empty.
+   */
+  static String jobType(Map<String, ?> headers, String jobTypeHeader) {
+    Object jt = headers == null ? null : headers.get(jobTypeHeader);
+    return jt instanceof String || jt instanceof LongString ? jt.toString() : "";
   }
 }

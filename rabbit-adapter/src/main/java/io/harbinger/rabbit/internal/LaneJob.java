@@ -24,6 +24,9 @@ final class LaneJob {
   int pulledLevel = -1;
   long handedNanos;
 
+  /** The key whose running cost times what is taken ahead behind it; set at hand-off by pull. */
+  String costKey;
+
   /**
    * Removes settled hand-offs from a lanes consumer's unsettled ones, passing each to {@code
    * completed}: the one delivery tag, or with {@code multiple} every tag up to it.

@@ -8,6 +8,7 @@ import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.rabbit.AdapterStats;
+import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.LaneLayout;
 import io.harbinger.rabbit.LaneOptions;
 import io.harbinger.rabbit.Lanes;
@@ -109,13 +110,12 @@ final class LanesConsumer implements LanesConsumption {
   LanesConsumer(
       Channel delegate,
       LaneLayout layout,
-      LaneOptions options,
+      ChannelOptions channelOptions,
       Consumer application,
       String consumerTag,
       boolean autoAck,
-      int applicationPrefetch,
-      AdapterStats stats,
-      Ticker ticker) {
+      int applicationPrefetch) {
+    LaneOptions options = channelOptions.lanes();
     this.delegate = delegate;
     this.layout = layout;
     this.config = options.schedulerConfig(layout.levels());
@@ -130,8 +130,8 @@ final class LanesConsumer implements LanesConsumption {
         options.lanePrefetch() > 0
             ? options.lanePrefetch()
             : applicationPrefetch == 0 ? 0 : applicationPrefetch + 1;
-    this.stats = stats;
-    this.ticker = ticker;
+    this.stats = channelOptions.stats();
+    this.ticker = channelOptions.ticker();
     this.agingIntervalNanos = options.agingInterval().toNanos();
     this.anticipationNanos = options.anticipation().toNanos();
     this.heldPerLane = new int[layout.levels()];

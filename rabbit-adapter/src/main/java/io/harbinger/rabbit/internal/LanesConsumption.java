@@ -2,10 +2,8 @@ package io.harbinger.rabbit.internal;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Consumer;
-import io.harbinger.predictor.Ticker;
-import io.harbinger.rabbit.AdapterStats;
+import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.LaneLayout;
-import io.harbinger.rabbit.LaneOptions;
 import java.io.IOException;
 import java.util.Map;
 
@@ -24,13 +22,11 @@ interface LanesConsumption {
     LanesConsumption create(
         Channel delegate,
         LaneLayout layout,
-        LaneOptions options,
+        ChannelOptions options,
         Consumer application,
         String consumerTag,
         boolean autoAck,
-        int applicationPrefetch,
-        AdapterStats stats,
-        Ticker ticker);
+        int applicationPrefetch);
   }
 
   /** Returns the consumer tag the application sees. */

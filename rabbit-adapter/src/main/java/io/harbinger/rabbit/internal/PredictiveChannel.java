@@ -471,13 +471,11 @@ public sealed class PredictiveChannel extends ForwardingChannel
         factory.create(
             delegate,
             lanes,
-            options.lanes(),
+            options,
             new TimedConsumer(callback, tracker, autoAck),
             consumerTag,
             autoAck,
-            prefetch,
-            options.stats(),
-            options.ticker());
+            prefetch);
     lanesConsumers.put(consumer.tag(), consumer);
     try {
       return consumer.start(noLocal, exclusive, arguments);

@@ -11,12 +11,15 @@ import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.impl.recovery.AutorecoveringChannel;
 import com.rabbitmq.client.impl.recovery.RecoveryAwareChannelN;
+import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.rabbit.AdapterStats;
+import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.LaneFetch;
 import io.harbinger.rabbit.LaneLayout;
 import io.harbinger.rabbit.LaneOptions;
 import io.harbinger.scheduler.Aging;
+import io.harbinger.scheduler.KeyedCostAverage;
 import io.harbinger.scheduler.LevelArbiter;
 import io.harbinger.scheduler.SchedulerConfig;
 import java.io.IOException;
@@ -55,13 +58,15 @@ import org.slf4j.LoggerFactory;
  * <p>Taking ahead. A {@code basic.get} is a round trip, and on a quorum queue a consensus write, so
  * a worker would idle a round trip (and one more per empty lane tried) between jobs. While the
  * application is full and nothing is held, the subscriber thread takes the next message ahead
- * shortly before the running job is expected to end: at its hand-off plus the average cost of its
- * level less one round trip per lane (the consumer's running average of its own {@code basic.get}
- * calls), at once behind a job shorter than that. The worker goes on at once, and the held message
- * waits about as long as those round trips when the job ends as expected, longer only by what the
- * job overruns its level's average. A level with no finished job yet, or a consumer that has not
- * timed a {@code basic.get} yet, takes nothing ahead, and a free consumer takes what arrives
- * meanwhile.
+ * shortly before the running job is expected to end: at its hand-off plus the running average of
+ * its key's jobs (producer and job type, as the reports key them; else of its level's jobs) less
+ * one round trip per lane (the consumer's running average of its own {@code basic.get} calls), at
+ * once behind a job shorter than that. The worker goes on at once, and the held message waits about
+ * as long as those round trips when the job ends as expected, longer only by what the job overruns
+ * that average. A level's average mixes its kinds of job, so behind a quick job of a level whose
+ * average is long the worker would idle; the key's average times it. A job with neither average
+ * yet, or a consumer that has not timed a {@code basic.get} yet, takes nothing ahead, and a free
+ * consumer takes what arrives meanwhile.
  *
  * <p>Cost: one {@code basic.get} per message while the lanes have work, plus one per empty lane
  * tried before it; one consume and one cancel per lane each time the consumer goes idle and busy
@@ -99,6 +104,9 @@ final class PullingLanesConsumer implements LanesConsumption {
   /** EWMA weight of one {@code basic.get} round trip. */
   private static final double GET_WEIGHT = 0.2;
 
+  /** The most keys whose running cost a consumer keeps for timing what it takes ahead. */
+  static final int MAX_COST_KEYS = 1024;
+
   private final Channel delegate;
   private final LaneLayout layout;
   private final Consumer application;
@@ -107,6 +115,8 @@ final class PullingLanesConsumer implements LanesConsumption {
   private final int maxUnsettled;
   private final AdapterStats stats;
   private final Ticker ticker;
+  private final String jobTypeHeader;
+  private final KeyedCostAverage keyCosts = new KeyedCostAverage(MAX_COST_KEYS);
   private final int allLanes;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition wakeup = lock.newCondition();
@@ -141,13 +151,12 @@ final class PullingLanesConsumer implements LanesConsumption {
   PullingLanesConsumer(
       Channel delegate,
       LaneLayout layout,
-      LaneOptions options,
+      ChannelOptions channelOptions,
       Consumer application,
       String consumerTag,
       boolean autoAck,
-      int applicationPrefetch,
-      AdapterStats stats,
-      Ticker ticker) {
+      int applicationPrefetch) {
+    LaneOptions options = channelOptions.lanes();
     if (!autoAck && applicationPrefetch <= 0) {
       throw new IllegalArgumentException(
           "pulling lanes needs a consumer prefetch (basicQos) or automatic acknowledgement");
@@ -162,8 +171,9 @@ final class PullingLanesConsumer implements LanesConsumption {
             : consumerTag;
     this.autoAck = autoAck;
     this.maxUnsettled = autoAck ? 1 : applicationPrefetch;
-    this.stats = stats;
-    this.ticker = ticker;
+    this.stats = channelOptions.stats();
+    this.ticker = channelOptions.ticker();
+    this.jobTypeHeader = channelOptions.jobTypeHeader();
     this.allLanes = (1 << layout.levels()) - 1;
     this.agingIntervalNanos = options.agingInterval().toNanos();
     this.arbiter = new LevelArbiter(layout.levels(), config.newSelector());
@@ -293,7 +303,16 @@ final class PullingLanesConsumer implements LanesConsumption {
 
   private void completed(LaneJob job, long nowNanos) {
     if (job.generation == generation) {
-      arbiter.finished(job.pulledLevel, nowNanos - job.handedNanos);
+      finished(job, nowNanos);
+    }
+  }
+
+  /** Books a job's duration for its level and its key. Under the lock. */
+  private void finished(LaneJob job, long nowNanos) {
+    long took = nowNanos - job.handedNanos;
+    arbiter.finished(job.pulledLevel, took);
+    if (job.costKey != null && !job.costKey.isEmpty()) {
+      keyCosts.add(job.costKey, took);
     }
   }
 
@@ -447,8 +466,8 @@ final class PullingLanesConsumer implements LanesConsumption {
       lock.lock();
       try {
         if (returned && autoAck) {
-          // The level's cost is the handler's duration when the consumer acknowledges itself.
-          arbiter.finished(job.pulledLevel, ticker.nanos() - job.handedNanos);
+          // The job's cost is the handler's duration when the consumer acknowledges itself.
+          finished(job, ticker.nanos());
         }
         if (job.generation != generation
             && staleTags.remove(job.envelope.getDeliveryTag())
@@ -488,6 +507,7 @@ final class PullingLanesConsumer implements LanesConsumption {
     arbiter.started(level, Double.NaN);
     job.pulledLevel = level;
     job.handedNanos = nowNanos;
+    job.costKey = costKey(job.properties);
     Counters.laneHandedOff(stats, nowNanos - job.receivedNanos);
     if (!autoAck) {
       handed.put(job.envelope.getDeliveryTag(), job);
@@ -496,17 +516,30 @@ final class PullingLanesConsumer implements LanesConsumption {
       idle = false;
       wakeup.signalAll();
     }
-    planAhead(level, nowNanos);
+    planAhead(job, nowNanos);
+  }
+
+  /** The key of a delivery for its running cost: producer ({@code user-id}) and job type. */
+  private String costKey(AMQP.BasicProperties properties) {
+    if (properties == null) {
+      return Keys.NO_KEY;
+    }
+    return Keys.of(
+        properties.getUserId(), DeliveryTracker.jobType(properties.getHeaders(), jobTypeHeader));
   }
 
   /**
-   * Plans to take the next message while the application runs a job of a level, when the
-   * application is then full and nothing is held: shortly before the job is expected to end, so
-   * that the worker does not idle the round trips of a {@code basic.get} between jobs while the
-   * message held meanwhile waits little. Under the lock.
+   * Plans to take the next message while the application runs a job, when the application is then
+   * full and nothing is held: shortly before the job is expected to end, so that the worker does
+   * not idle the round trips of a {@code basic.get} between jobs while the message held meanwhile
+   * waits little. The job is expected to take its key's running average, else its level's. Under
+   * the lock.
    */
-  private void planAhead(int level, long nowNanos) {
-    double average = arbiter.averageCostMillis(level) * 1e6;
+  private void planAhead(LaneJob job, long nowNanos) {
+    double average = keyCosts.averageMillis(job.costKey) * 1e6;
+    if (Double.isNaN(average)) {
+      average = arbiter.averageCostMillis(job.pulledLevel) * 1e6;
+    }
     aheadPlanned =
         (autoAck || handed.size() >= maxUnsettled)
             && held.size() == 0
@@ -532,6 +565,7 @@ final class PullingLanesConsumer implements LanesConsumption {
     long start = ticker.nanos();
     GetResponse response = delegate.basicGet(layout.laneName(lane), false);
     long took = ticker.nanos() - start;
+    Counters.increment(stats, response == null ? Counter.LANE_EMPTY_GET : Counter.LANE_GET);
     long offset = tagOffset(delegate);
     if (response != null && offset != 0) {
       Envelope e = response.getEnvelope();
@@ -625,6 +659,7 @@ final class PullingLanesConsumer implements LanesConsumption {
         if (stopped) {
           giveBack = true;
         } else {
+          Counters.increment(stats, Counter.LANE_TAKEN_AHEAD);
           hold(
               new LaneJob(
                   lane,

@@ -105,14 +105,28 @@ class PullingLanesConsumerTest {
     return new GetResponse(new Envelope(tag, false, "", "rk"), null, new byte[0], 0);
   }
 
+  /** A message of producer {@code shop} with a job type. */
+  private static GetResponse message(long tag, String jobType) {
+    AMQP.BasicProperties props =
+        new AMQP.BasicProperties.Builder()
+            .userId("shop")
+            .headers(Map.of("x-job-type", jobType))
+            .build();
+    return new GetResponse(new Envelope(tag, false, "", "rk"), props, new byte[0], 0);
+  }
+
   /**
    * Scripts lane 0 with messages 1, 2 and 3 and every other lane empty; returns the consumer's
    * clock, moved by the test and by 5 ms at each basic.get.
    */
   private AtomicLong scriptedLaneZero() throws Exception {
+    return scriptedLaneZero(message(1), message(2), message(3));
+  }
+
+  /** Scripts lane 0 with these messages, as {@link #scriptedLaneZero()} does. */
+  private AtomicLong scriptedLaneZero(GetResponse... messages) throws Exception {
     AtomicLong now = new AtomicLong();
-    List<GetResponse> lane0 =
-        new CopyOnWriteArrayList<>(List.of(message(1), message(2), message(3)));
+    List<GetResponse> lane0 = new CopyOnWriteArrayList<>(List.of(messages));
     when(delegate.basicGet(anyString(), eq(false)))
         .thenAnswer(
             call -> {
@@ -142,6 +156,9 @@ class PullingLanesConsumerTest {
         .basicConsume(
             anyString(), anyBoolean(), anyString(), anyBoolean(), anyBoolean(), any(), any());
     assertThat(stats.laneHeld()).isZero();
+    assertThat(stats.laneGets()).isEqualTo(1);
+    assertThat(stats.laneEmptyGets()).isEqualTo(1);
+    assertThat(stats.laneTakenAhead()).isZero();
     // Settled: the next pull starts again from the first lane.
     channel.basicAck(7, false);
     verify(delegate, timeout(5000).times(2)).basicGet(QUEUE + ".lane-0", false);
@@ -170,6 +187,8 @@ class PullingLanesConsumerTest {
     channel.basicAck(2, false);
     await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 3);
     assertThat(handed).containsExactly(1L, 2L, 3L);
+    assertThat(stats.laneTakenAhead()).isEqualTo(1);
+    assertThat(stats.laneGets()).isEqualTo(3);
   }
 
   @Test
@@ -195,6 +214,33 @@ class PullingLanesConsumerTest {
     channel.basicAck(2, false);
     await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 3);
     verify(delegate, times(3)).basicGet(QUEUE + ".lane-0", false);
+  }
+
+  @Test
+  void behindAQuickJobInALevelWhoseAverageIsLong_theNextIsTakenAheadAtOnce_byItsKeysAverage()
+      throws Exception {
+    AtomicLong now =
+        scriptedLaneZero(
+            message(1, "slow"), message(2, "quick"), message(3, "quick"), message(4, "slow"));
+    Ticker clock = now::get;
+    consume(LaneOptions.strict().withFetch(LaneFetch.PULL), clock);
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 1);
+    // Message 1 took 100 ms: level 0 and the key shop/slow average 100 ms.
+    now.addAndGet(Duration.ofMillis(100).toNanos());
+    channel.basicAck(1, false);
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 2);
+    // Message 2's key has no finished job: the level's 100 ms times it, so nothing is taken yet.
+    Thread.sleep(200);
+    assertThat(stats.laneHeld()).isZero();
+    // Message 2 took 2 ms: the level now averages about 95 ms, shop/quick 2 ms.
+    now.addAndGet(Duration.ofMillis(2).toNanos());
+    channel.basicAck(2, false);
+    await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == 3);
+    // Behind message 3, of the quick key, message 4 is taken ahead at once (2 ms is under three 5
+    // ms round trips), though the clock has not moved towards the level's average.
+    await().atMost(Duration.ofSeconds(5)).until(() -> stats.laneHeld() == 1);
+    assertThat(handed).containsExactly(1L, 2L, 3L);
+    assertThat(stats.laneTakenAhead()).isEqualTo(1);
   }
 
   @Test
