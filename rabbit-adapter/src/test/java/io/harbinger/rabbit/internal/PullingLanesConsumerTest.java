@@ -37,6 +37,7 @@ import io.harbinger.rabbit.LaneLayout;
 import io.harbinger.rabbit.LaneOptions;
 import io.harbinger.rabbit.Lanes;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -107,11 +108,15 @@ class PullingLanesConsumerTest {
 
   /** A message of producer {@code shop} with a job type. */
   private static GetResponse message(long tag, String jobType) {
+    return message(tag, "shop", jobType);
+  }
+
+  /** A message of this user-id whose job-type header holds this value (null: no such header). */
+  private static GetResponse message(long tag, String userId, Object jobType) {
+    Map<String, Object> headers = new HashMap<>();
+    headers.put("x-job-type", jobType);
     AMQP.BasicProperties props =
-        new AMQP.BasicProperties.Builder()
-            .userId("shop")
-            .headers(Map.of("x-job-type", jobType))
-            .build();
+        new AMQP.BasicProperties.Builder().userId(userId).headers(headers).build();
     return new GetResponse(new Envelope(tag, false, "", "rk"), props, new byte[0], 0);
   }
 
@@ -241,6 +246,35 @@ class PullingLanesConsumerTest {
     await().atMost(Duration.ofSeconds(5)).until(() -> stats.laneHeld() == 1);
     assertThat(handed).containsExactly(1L, 2L, 3L);
     assertThat(stats.laneTakenAhead()).isEqualTo(1);
+  }
+
+  @Test
+  void garbageJobTypesAndUserIds_areHandedOnAndSettled_timedByTheLevelsAverage() throws Exception {
+    GetResponse[] garbage = {
+      message(1, "shop", "ok"),
+      message(2, "shop", new byte[] {(byte) 0xff, 0, 1}),
+      message(3, "shop", 42),
+      message(4, "shop", "line\nbreak\u0000"),
+      message(5, "shop", "x".repeat(100_000)),
+      message(6, "shop", null),
+      message(7, "bad\u0007user", "ok"),
+      message(8, null, "ok"),
+      message(9, "", List.of("a", "b")),
+    };
+    AtomicLong now = scriptedLaneZero(garbage);
+    consume(LaneOptions.strict().withFetch(LaneFetch.PULL), now::get);
+    for (int tag = 1; tag <= garbage.length; tag++) {
+      int expected = tag;
+      await().atMost(Duration.ofSeconds(5)).until(() -> handed.size() == expected);
+      now.addAndGet(Duration.ofMillis(1).toNanos());
+      channel.basicAck(tag, false);
+      verify(delegate, timeout(5000)).basicAck(tag, false);
+    }
+    assertThat(handed).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+    // Every one was timed: by its key where one could be made of it, else by its level's average,
+    // which the well-formed first message had set: the later ones were taken ahead.
+    assertThat(stats.laneTakenAhead()).isPositive();
+    assertThat(stats.laneHandoffs()).isEqualTo(garbage.length);
   }
 
   @Test
