@@ -4,10 +4,10 @@ package io.harbinger.predictor;
  * One tracked key: its histogram, its activity times, its held level, its place in its shard's
  * recency list, and a summary of its histogram cached between observations.
  *
- * <p>The summary (estimate, tail, mean, lowest bin, censored share) and the observation count live
- * in this small object, apart from the histogram's bins, so that predicting a key whose summary is
- * current reads one object and not the bins: a prediction is on the publish path, an observation is
- * not.
+ * <p>The summary (estimate, tail, mean, lowest and highest bins, censored share) and the
+ * observation count live in this small object, apart from the histogram's bins, so that predicting
+ * a key whose summary is current reads one object and not the bins: a prediction is on the publish
+ * path, an observation is not.
  *
  * <p>Not thread-safe: guarded by its shard's lock.
  */
@@ -42,6 +42,7 @@ final class KeyState {
   private double tail;
   private double mean;
   private double lowest;
+  private double highest;
 
   KeyState(String key, long nowNanos) {
     this.key = key;
@@ -179,6 +180,11 @@ final class KeyState {
     return lowest;
   }
 
+  double highest(double estimateQuantile, double tailQuantile) {
+    summarise(estimateQuantile, tailQuantile);
+    return highest;
+  }
+
   private void summarise(double estimateQuantile, double tailQuantile) {
     if (!summaryValid) {
       hasWeight = histogram.total > 0;
@@ -187,6 +193,7 @@ final class KeyState {
       tail = histogram.quantile(tailQuantile);
       mean = histogram.mean();
       lowest = histogram.quantile(0);
+      highest = histogram.quantile(1);
       summaryValid = true;
     }
   }

@@ -71,6 +71,10 @@ import java.util.Objects;
  * @param shiftRun when positive, a key whose last this many successful observations all lie more
  *     than an octave from its estimate, on the same side, has changed regime: its history is
  *     replaced by those observations; zero lets decay alone follow a change; in [0, 1000]
+ * @param promoteColdAfter when positive, a cold key with at least this many successful
+ *     observations, not stale, whose highest observation lies below the default level's interval is
+ *     placed by that highest observation; zero keeps every cold key at or below the default level;
+ *     0 or in [1, minObservations)
  */
 public record PredictorConfig(
     int levels,
@@ -106,7 +110,8 @@ public record PredictorConfig(
     double safeguardDecay,
     boolean borrowFromProducer,
     double relativeIdle,
-    int shiftRun) {
+    int shiftRun,
+    int promoteColdAfter) {
 
   /** Fewest levels allowed. */
   public static final int MIN_LEVELS = 2;
@@ -195,6 +200,13 @@ public record PredictorConfig(
       throw new IllegalArgumentException("relativeIdle must be in [0, 1000]: " + relativeIdle);
     }
     checkRange("shiftRun", shiftRun, 0, 1000);
+    if (promoteColdAfter != 0 && (promoteColdAfter < 1 || promoteColdAfter >= minObservations)) {
+      throw new IllegalArgumentException(
+          "promoteColdAfter must be 0 or in [1, minObservations = "
+              + minObservations
+              + "): "
+              + promoteColdAfter);
+    }
   }
 
   /**
@@ -296,6 +308,7 @@ public record PredictorConfig(
     private boolean borrowFromProducer = true;
     private double relativeIdle;
     private int shiftRun;
+    private int promoteColdAfter;
 
     private Builder() {}
 
@@ -334,6 +347,7 @@ public record PredictorConfig(
       borrowFromProducer = c.borrowFromProducer;
       relativeIdle = c.relativeIdle;
       shiftRun = c.shiftRun;
+      promoteColdAfter = c.promoteColdAfter;
     }
 
     /**
@@ -712,6 +726,18 @@ public record PredictorConfig(
     }
 
     /**
+     * Sets the observations after which a cold key whose every observation is short goes above the
+     * default level.
+     *
+     * @param value 0 (off, the default) or in [1, minObservations)
+     * @return this builder
+     */
+    public Builder promoteColdAfter(int value) {
+      promoteColdAfter = value;
+      return this;
+    }
+
+    /**
      * Builds and validates the configuration.
      *
      * @return the configuration
@@ -752,7 +778,8 @@ public record PredictorConfig(
           safeguardDecay,
           borrowFromProducer,
           relativeIdle,
-          shiftRun);
+          shiftRun,
+          promoteColdAfter);
     }
   }
 }

@@ -171,6 +171,59 @@ class HistogramPredictorTest {
   }
 
   @Test
+  void predict_coldKeyWhoseEveryDurationIsUnderTheFirstBoundary_isPromotedOnlyWhenAskedFor() {
+    String ping = Keys.of("tools", "ping");
+    HistogramPredictor plain = predictor();
+    warm(plain);
+    observe(plain, ping, 1 * MS, 5);
+    assertThat(plain.predict(ping))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(plain.defaultLevel(), Outcome.COLD);
+
+    HistogramPredictor p = predictor(PredictorConfig.builder().promoteColdAfter(3).build());
+    warm(p);
+    observe(p, ping, 1 * MS, 2);
+    assertThat(p.predict(ping))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(p.defaultLevel(), Outcome.COLD);
+    p.observe(ping, 1.2 * MS);
+    Prediction promoted = p.predict(ping);
+    assertThat(promoted)
+        .extracting(Prediction::level, Prediction::predictedLevel, Prediction::outcome)
+        .containsExactly(0, 0, Outcome.COLD);
+    // Placed by the upper edge of its highest observation's bin, [1.02 ms, 1.28 ms).
+    assertThat(promoted.estimateNanos()).isBetween(1.2 * MS, 1.3 * MS);
+    assertThat(promoted.isPredicted()).isFalse();
+    // One slow observation is enough doubt: back to the default level.
+    p.observe(ping, 40 * MS);
+    assertThat(p.predict(ping))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(p.defaultLevel(), Outcome.COLD);
+  }
+
+  @Test
+  void predict_promotableColdKey_staleOrInShadowMode_isNotRoutedAbove() {
+    PredictorConfig config = PredictorConfig.builder().promoteColdAfter(3).build();
+    String ping = Keys.of("tools", "ping");
+    HistogramPredictor p = predictor(config);
+    warm(p);
+    observe(p, ping, 1 * MS, 3);
+    assertThat(p.predict(ping).level()).isZero();
+    // Idle past stale-after: its few old observations no longer place it.
+    ticker.advance(Duration.ofMinutes(31));
+    assertThat(p.predict(ping))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(p.defaultLevel(), Outcome.COLD);
+
+    HistogramPredictor shadow = new HistogramPredictor(config, ticker, Mode.SHADOW);
+    warm(shadow);
+    observe(shadow, ping, 1 * MS, 3);
+    Prediction s = shadow.predict(ping);
+    assertThat(s.level()).isEqualTo(shadow.defaultLevel());
+    assertThat(s.predictedLevel()).isZero();
+  }
+
+  @Test
   void predict_withoutDemotion_everyUntrustedKeyTakesTheDefaultLevel() {
     HistogramPredictor p = predictor(PredictorConfig.builder().demoteUntrusted(false).build());
     warm(p);

@@ -90,6 +90,16 @@ class PredictorConfigTest {
         .hasMessageEndingWith(": 600");
     assertThatThrownBy(() -> PredictorConfig.builder().relativeIdle(Double.NaN).build())
         .hasMessage("relativeIdle must be in [0, 1000]: NaN");
+    assertThatThrownBy(() -> PredictorConfig.builder().promoteColdAfter(20).build())
+        .hasMessage("promoteColdAfter must be 0 or in [1, minObservations = 20): 20");
+    assertThatThrownBy(() -> PredictorConfig.builder().promoteColdAfter(-1).build())
+        .hasMessage("promoteColdAfter must be 0 or in [1, minObservations = 20): -1");
+    assertThatThrownBy(
+            () -> PredictorConfig.builder().minObservations(5).promoteColdAfter(5).build())
+        .hasMessage("promoteColdAfter must be 0 or in [1, minObservations = 5): 5");
+    assertThat(PredictorConfig.builder().promoteColdAfter(19).build().promoteColdAfter())
+        .isEqualTo(19);
+    assertThat(PredictorConfig.defaults().promoteColdAfter()).isZero();
   }
 
   @Test

@@ -408,6 +408,10 @@ public final class ConfigLoader {
         b::borrowFromProducer);
     r.with("predictor.relative-idle", () -> r.number("predictor.relative-idle"), b::relativeIdle);
     r.with("predictor.shift-run", () -> r.integer("predictor.shift-run", 0, 1000), b::shiftRun);
+    r.with(
+        "predictor.promote-cold-after",
+        () -> r.integer("predictor.promote-cold-after", 0, 1000),
+        b::promoteColdAfter);
     try {
       return b.build();
     } catch (IllegalArgumentException e) {

@@ -118,6 +118,20 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void load_promoteColdAfter_isReadAndOutOfRangeIsNamed() throws Exception {
+    ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
+    Path file = yaml("predictor:\n  promote-cold-after: 3\n");
+    assertThat(defaults.load(Optional.of(file)).predictor().promoteColdAfter()).isEqualTo(3);
+    assertThat(problemsOf(plain, "predictor:\n  promote-cold-after: 20\n").problems())
+        .containsExactly(
+            "predictor: promoteColdAfter must be 0 or in [1, minObservations = 20): 20");
+    assertThat(problemsOf(plain, "predictor:\n  promote-cold-after: -1\n").problems())
+        .containsExactly("predictor.promote-cold-after must be in [0, 1000]: -1");
+    assertThat(problemsOf(plain, "predictor:\n  promote-cold-after: soon\n").problems())
+        .anyMatch(p -> p.startsWith("predictor.promote-cold-after") && p.contains("soon"));
+  }
+
+  @Test
   void load_everyProblem_isListedAtOnce() throws IOException {
     ConfigException e =
         problemsOf(

@@ -98,7 +98,7 @@ public final class LevelsReplay implements Callable<Integer> {
               + " PredictorConfig overrides (levels, maxSpreadRatio, minObservations, tierHysteresis,"
               + " boundaryHysteresis, pooledDecay, boundaryMinObservations, boundaryRefreshEvery,"
               + " estimateQuantile, demoteUntrusted, keyGuard, safeguard, borrowFromProducer,"
-              + " shiftRun, sizeBins; the job's size hint is passed as the bench sends it).")
+              + " shiftRun, promoteColdAfter, sizeBins; the job's size hint is passed as the bench sends it).")
   List<String> arms;
 
   @Option(names = "--arrival-seconds", defaultValue = "300", description = "Arrival window.")
@@ -571,6 +571,7 @@ public final class LevelsReplay implements Callable<Integer> {
       case "safeguard" -> b.safeguard(bool(name, value));
       case "borrowFromProducer" -> b.borrowFromProducer(bool(name, value));
       case "shiftRun" -> b.shiftRun(Integer.parseInt(value));
+      case "promoteColdAfter" -> b.promoteColdAfter(Integer.parseInt(value));
       case "sizeBins" -> b.sizeBins(bool(name, value));
       default -> throw new IllegalArgumentException("unknown override: " + name);
     }

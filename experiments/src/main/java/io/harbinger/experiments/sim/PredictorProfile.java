@@ -14,7 +14,9 @@ import java.util.stream.Collectors;
  * fixed idle limits: the per-key and global safeguards and producer borrowing on. {@link #GLOBAL}
  * is today's predictor with only the global safeguard added. {@link #REACH} adds idle limits
  * relative to each key's own gaps ({@code relativeIdle} 10), which is opt-in. {@link #SHIFT} adds
- * the shift run ({@code shiftRun} 8), also opt-in.
+ * the shift run ({@code shiftRun} 8), also opt-in. {@link #FEW} places a cold key with at least 3
+ * observations by its highest one when that is short ({@code promoteColdAfter} 3, opt-in), and
+ * {@link #REACH_FEW} does both that and {@link #REACH}'s idle limits.
  */
 public enum PredictorProfile {
   /** The predictor without the safeguards and borrowing. */
@@ -28,7 +30,11 @@ public enum PredictorProfile {
   /** The defaults with idle limits relative to each key's own time scale. */
   REACH(PredictorConfig.builder().relativeIdle(10).build()),
   /** The defaults with a key's history replaced after a run of 8 one-sided observations. */
-  SHIFT(PredictorConfig.builder().relativeIdle(0).shiftRun(8).build());
+  SHIFT(PredictorConfig.builder().relativeIdle(0).shiftRun(8).build()),
+  /** The defaults with a cold key placed by its highest of at least 3 observations. */
+  FEW(PredictorConfig.builder().relativeIdle(0).promoteColdAfter(3).build()),
+  /** Relative idle limits and cold keys placed by their highest of at least 3 observations. */
+  REACH_FEW(PredictorConfig.builder().relativeIdle(10).promoteColdAfter(3).build());
 
   private final PredictorConfig config;
 
@@ -49,7 +55,7 @@ public enum PredictorProfile {
   /**
    * Returns the profile of a name.
    *
-   * @param name today, global, new or reach, in any case
+   * @param name a profile's label (today, global, new, reach, shift, few, reach_few), in any case
    * @return the profile
    * @throws IllegalArgumentException for any other name, listing the names
    */

@@ -12,7 +12,8 @@ import java.util.Set;
  * job's arrival is its submit time (field 2, seconds after the header's UnixStartTime), its
  * duration its run time (field 4, seconds) and its size its allocated processors (field 5); -1
  * means unknown. The key is chosen by the {@code key} option: {@code executable} (field 14, the
- * default), {@code user-queue} (fields 12 and 15) or {@code user} (field 12).
+ * default), {@code user-queue} (fields 12 and 15), {@code user-executable} (fields 12 and 14) or
+ * {@code user} (field 12).
  *
  * <p>Implementation notes. Rows are skipped, with a reason and line numbers, when they do not have
  * 18 fields, when a field the reader uses is not an integer, when the submit or run time is unknown
@@ -20,9 +21,11 @@ import java.util.Set;
  * used more processors. Jobs that did not complete (field 11 other than 1: failed 0, cancelled 5)
  * are kept by default and counted under "kept", because they held a processor for their recorded
  * run time and a queue in front of them would have had to wait for them; {@code status=completed}
- * skips them instead. Keys are {@code exe=14}, {@code user=97} or {@code user=97} + 0x1F + {@code
- * queue=3} with the trace's own numbers: a user-queue key is built as {@code Keys.of(user, queue)},
- * so the user is its producer, whose aggregate a cold key may borrow (seed paper section 3.5).
+ * skips them instead. Keys are {@code exe=14}, {@code user=97}, {@code user=97} + 0x1F + {@code
+ * queue=3} or {@code user=97} + 0x1F + {@code exe=14} with the trace's own numbers: a user-queue or
+ * user-executable key is built as {@code Keys.of(user, queue or executable)}, so the user is its
+ * producer, whose aggregate a cold key may borrow (seed paper section 3.5), as a RabbitMQ message's
+ * key is its producer's user-id and its job type.
  */
 final class SwfReader implements TraceReader {
 
@@ -42,7 +45,8 @@ final class SwfReader implements TraceReader {
   public Trace read() throws TraceException {
     spec.requireOnly(Set.of("key", "status", "maxprocs", "zero"));
     String keyBy =
-        spec.choiceOption("key", "executable", Set.of("executable", "user-queue", "user"));
+        spec.choiceOption(
+            "key", "executable", Set.of("executable", "user-queue", "user-executable", "user"));
     boolean completedOnly =
         spec.choiceOption("status", "all", Set.of("all", "completed")).equals("completed");
     boolean skipZero = spec.choiceOption("zero", "keep", Set.of("keep", "skip")).equals("skip");
@@ -53,6 +57,7 @@ final class SwfReader implements TraceReader {
     long[] unixStart = {Long.MIN_VALUE};
     boolean byExecutable = keyBy.equals("executable");
     boolean byUser = keyBy.equals("user");
+    boolean byUserExecutable = keyBy.equals("user-executable");
     Map<Long, Integer> keyIds = new HashMap<>();
     Map<Long, String> statusReasons = new HashMap<>();
     TraceInput.forEachLine(
@@ -122,17 +127,21 @@ final class SwfReader implements TraceReader {
             kept = reason;
           }
           String unknown =
-              byExecutable ? (exe < 0 ? NO_EXECUTABLE : null) : (user < 0 ? NO_USER : null);
+              (byExecutable || byUserExecutable) && exe < 0
+                  ? NO_EXECUTABLE
+                  : !byExecutable && user < 0 ? NO_USER : null;
           if (unknown != null) {
             tally.skip(unknown, number);
             return;
           }
           // Exact numeric code of the key, to avoid building its string on every row.
-          long keyCode = byExecutable ? exe : byUser ? user : (user << 32) | (queue & 0xFFFF_FFFFL);
+          long second = byUserExecutable ? exe : queue;
+          long keyCode =
+              byExecutable ? exe : byUser ? user : (user << 32) | (second & 0xFFFF_FFFFL);
           boolean exact =
               byExecutable
                   || byUser
-                  || (user <= Integer.MAX_VALUE && queue >= -1 && queue <= Integer.MAX_VALUE);
+                  || (user <= Integer.MAX_VALUE && second >= -1 && second <= Integer.MAX_VALUE);
           Integer keyId = exact ? keyIds.get(keyCode) : null;
           if (keyId == null) {
             keyId =
@@ -141,7 +150,9 @@ final class SwfReader implements TraceReader {
                         ? "exe=" + exe
                         : byUser
                             ? "user=" + user
-                            : "user=" + user + Keys.SEPARATOR + "queue=" + queue);
+                            : byUserExecutable
+                                ? "user=" + user + Keys.SEPARATOR + "exe=" + exe
+                                : "user=" + user + Keys.SEPARATOR + "queue=" + queue);
             if (exact) {
               keyIds.put(keyCode, keyId);
             }
@@ -161,6 +172,7 @@ final class SwfReader implements TraceReader {
             + switch (keyBy) {
               case "executable" -> "executable id (field 14)";
               case "user" -> "user id (field 12)";
+              case "user-executable" -> "user and executable (fields 12 and 14)";
               default -> "user and queue (fields 12 and 15)";
             });
     tally.note(

@@ -16,10 +16,11 @@ public enum TraceFormat {
 
   /**
    * Standard Workload Format (Parallel Workloads Archive). Options: {@code key} = {@code
-   * executable} (default, field 14), {@code user-queue} (fields 12 and 15) or {@code user} (field
-   * 12); {@code status} = {@code all} (default: failed and cancelled jobs are kept and counted) or
-   * {@code completed}; {@code maxprocs} = skip jobs on more processors (field 5); {@code zero} =
-   * {@code keep} (default) or {@code skip} jobs whose run time is 0.
+   * executable} (default, field 14), {@code user-queue} (fields 12 and 15), {@code user-executable}
+   * (fields 12 and 14) or {@code user} (field 12); {@code status} = {@code all} (default: failed
+   * and cancelled jobs are kept and counted) or {@code completed}; {@code maxprocs} = skip jobs on
+   * more processors (field 5); {@code zero} = {@code keep} (default) or {@code skip} jobs whose run
+   * time is 0.
    */
   SWF("swf", SwfReader::new),
 

@@ -3,6 +3,7 @@ package io.harbinger.experiments.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.harbinger.predictor.Keys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,6 +64,17 @@ class SwfReaderTest {
     assertThat(byUserQueue.keyCount()).isEqualTo(3);
     assertThat(byUser.keyCount()).isEqualTo(2);
     assertThat(byUserQueue.report().notes()).anyMatch(n -> n.contains("user and queue"));
+  }
+
+  @Test
+  void read_userExecutableKey_hasTheUserAsItsProducer() throws IOException {
+    Trace t = Fixtures.read("swf", Fixtures.resource("small.swf"), "key=user-executable");
+
+    assertThat(t.key(0)).isEqualTo("user=7\u001Fexe=3");
+    assertThat(t.key(2)).isEqualTo("user=8\u001Fexe=4");
+    assertThat(t.keyCount()).isEqualTo(2);
+    assertThat(t.key(0)).isEqualTo(Keys.of("user=7", "exe=3"));
+    assertThat(t.report().notes()).anyMatch(n -> n.contains("user and executable"));
   }
 
   @Test
@@ -199,6 +211,7 @@ class SwfReaderTest {
   void read_unknownKeyChoice_failsListingTheChoices() {
     assertThatThrownBy(() -> Fixtures.read("swf", Fixtures.resource("small.swf"), "key=group"))
         .isInstanceOf(TraceException.class)
-        .hasMessageContaining("option key must be one of executable, user, user-queue: group");
+        .hasMessageContaining(
+            "option key must be one of executable, user, user-executable, user-queue: group");
   }
 }
