@@ -19,18 +19,6 @@ $h simulate "swf:$t/LLNL-Thunder-2007-1.1-cln.swf.gz?key=user-executable" --pred
 $h simulate "alibaba2026:$t/alibaba-2026-lora-requests.csv" --predictors $p --arms $arms --out $out/alibaba >/dev/null
 $h simulate "synthetic:seed=18,jobs=200000,keys=40,distribution=decoy,minmedian=1,maxmedian=1.5,slowshare=0.25,slowratio=12,honestratio=2,sigma=0.05,workers=4" \
   --workers 4 --predictors $p --arms $arms --out $out/decoy >/dev/null
-export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-cp="launcher/target/classes:$(cat launcher/target/classpath.txt)"
-dirs="$out/lpc-egee $out/ctc-sp2 $out/ctc-sp2-user $out/llnl-thunder $out/llnl-thunder-user $out/alibaba $out/decoy"
-for profile in few reach_few reach; do
-  cmd="java -cp <launcher classpath> io.harbinger.experiments.sim.TargetsReport --profile $profile --reach lpc-egee,ctc-sp2,ctc-sp2-user,llnl-thunder,llnl-thunder-user $dirs"
-  {
-    echo "# Targets, profile $profile against today's predictor"
-    echo
-    echo "Command (from the project root, after \`./harbinger build\`): \`$cmd\`"
-    echo
-    # shellcheck disable=SC2086
-    "$JAVA_HOME/bin/java" -cp "$cp" io.harbinger.experiments.sim.TargetsReport --profile "$profile" \
-      --reach lpc-egee,ctc-sp2,ctc-sp2-user,llnl-thunder,llnl-thunder-user $dirs
-  } > "$out/targets-$profile.md"
-done
+bash experiments/results/sim/targets.sh --out $out --profiles few,reach_few,reach \
+  --reach lpc-egee,ctc-sp2,ctc-sp2-user,llnl-thunder,llnl-thunder-user \
+  $out/lpc-egee $out/ctc-sp2 $out/ctc-sp2-user $out/llnl-thunder $out/llnl-thunder-user $out/alibaba $out/decoy

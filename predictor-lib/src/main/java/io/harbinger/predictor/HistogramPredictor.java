@@ -55,14 +55,14 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Few observations (opt-in, {@code promoteColdAfter} n; a further departure from section 3.5,
  * where a key with fewer than {@code minObservations} observations always takes the default level):
- * a cold key with at least n observations, not stale, is placed by its highest observation when
- * that lies above the default level's interval. It is the mirror of the demotion by the lowest
- * observation, and as cautious: one slow observation is enough to keep the key at the default
- * level, so the paper's bimodal key (8% slow jobs) is promoted only while none of its first
- * observations was slow (0.92^n), and never once it is proven, when the spread gate judges it. It
- * serves logs whose job kinds recur a few times each (HPC executables recur about six times). The
- * verdict stays {@link Outcome#COLD}, and the global safeguard counts the promoted key's actual
- * durations at the level it was given.
+ * a cold key with at least n observations, not stale, is placed at the level of its highest
+ * observation when that is shorter than the default level's interval. It is the mirror of the
+ * demotion by the lowest observation, and as cautious: one slow observation is enough to keep the
+ * key at the default level, so the paper's bimodal key (8% slow jobs) is promoted only while none
+ * of its first observations was slow (0.92^n), and never once it is proven, when the spread gate
+ * judges it. It serves logs whose job kinds recur a few times each (HPC executables recur about six
+ * times). The verdict stays {@link Outcome#COLD}, and the global safeguard counts the promoted
+ * key's actual durations at the level it was given.
  *
  * <p>Safeguards (departures from seed paper section 3.9, where drift is only signalled). Per key:
  * every observation of a key that has at least {@code minObservations} successful observations is

@@ -72,9 +72,9 @@ import java.util.Objects;
  *     than an octave from its estimate, on the same side, has changed regime: its history is
  *     replaced by those observations; zero lets decay alone follow a change; in [0, 1000]
  * @param promoteColdAfter when positive, a cold key with at least this many successful
- *     observations, not stale, whose highest observation lies below the default level's interval is
- *     placed by that highest observation; zero keeps every cold key at or below the default level;
- *     0 or in [1, minObservations)
+ *     observations, not stale, whose highest observation is shorter than the default level's
+ *     interval is placed at the level of that highest observation; zero keeps every cold key at or
+ *     below the default level; 0 or in [1, minObservations)
  */
 public record PredictorConfig(
     int levels,
