@@ -46,6 +46,7 @@ public final class Arms {
     rabbit("rabbitmq-predictive-paper", Policy.PREDICTIVE_PAPER);
     rabbit("rabbitmq-predictive-today", Policy.PREDICTIVE_TODAY);
     rabbit("rabbitmq-predictive-sized", Policy.PREDICTIVE_SIZED);
+    rabbit("rabbitmq-predictive-shift", Policy.PREDICTIVE_SHIFT);
     quorumPriorities("rabbitmq-predictive-quorum", Policy.PREDICTIVE);
     lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
     lanes(

@@ -46,6 +46,11 @@ public enum Policy {
    * job's size hint in {@code x-size-hint}, and a key is learned per size bin.
    */
   PREDICTIVE_SIZED("predictive-sized"),
+  /**
+   * As {@link #PREDICTIVE}, with the shift run on ({@code shiftRun} 8): a proven key whose last 8
+   * observations all lie over an octave from its estimate, on one side, starts again from them.
+   */
+  PREDICTIVE_SHIFT("predictive-shift"),
   /** As {@link #PREDICTIVE}, the predictor having first observed a trace's history. */
   PREDICTIVE_WARM("predictive-warm"),
   /** The predictor predicts and learns, but every message takes the default level. */
@@ -120,6 +125,7 @@ public enum Policy {
           PREDICTIVE_PAPER,
           PREDICTIVE_TODAY,
           PREDICTIVE_SIZED,
+          PREDICTIVE_SHIFT,
           SIDECAR,
           NAIVE ->
           false;
@@ -158,6 +164,7 @@ public enum Policy {
           PREDICTIVE_PAPER,
           PREDICTIVE_TODAY,
           PREDICTIVE_SIZED,
+          PREDICTIVE_SHIFT,
           SIDECAR,
           NAIVE ->
           throw new IllegalArgumentException("policy " + label + " does not run on the broker");

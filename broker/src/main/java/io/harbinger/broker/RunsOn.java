@@ -34,6 +34,7 @@ public enum RunsOn {
                 PREDICTIVE_PAPER,
                 PREDICTIVE_TODAY,
                 PREDICTIVE_SIZED,
+                PREDICTIVE_SHIFT,
                 SHADOW,
                 SIDECAR,
                 ORACLE,

@@ -28,6 +28,7 @@ class ArmsTest {
             "rabbitmq-predictive-paper",
             "rabbitmq-predictive-today",
             "rabbitmq-predictive-sized",
+            "rabbitmq-predictive-shift",
             "rabbitmq-predictive-quorum",
             "rabbitmq-lanes",
             "rabbitmq-lanes-quorum",
