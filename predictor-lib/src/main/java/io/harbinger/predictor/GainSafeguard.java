@@ -17,12 +17,27 @@ import java.util.Locale;
  * reports, one level holding every job, zero durations), the decision stays as it is and the reason
  * says why.
  *
+ * <p>The tail guard (with {@code tailLimit}): from the same totals, the mean wait of the
+ * latest-served level holding at least {@value #TAIL_MIN_JOB_SHARE} of the jobs against FIFO's
+ * ({@link PriorityGain#tailWaitRatio}). While it exceeds the limit, the guard lifts: keys the
+ * assignment places below the default level are routed at the default level, so the jobs known to
+ * be long queue in arrival order with the undecided ones instead of behind all of them. It stops
+ * lifting when the ratio falls below {@value #TAIL_RELEASE} of the limit. The ratio is judged on
+ * the assignment, not on the routing, so lifting does not hide what it lifts.
+ *
  * <p>Assumptions and guarantees: thread-safe; {@link #record} and {@link #status} hold this
  * object's lock for a few array operations, {@link #holding} is a volatile read.
  */
 final class GainSafeguard {
 
+  /** Share of the jobs a level needs for the tail guard to judge its wait: 1%, the P99's share. */
+  static final double TAIL_MIN_JOB_SHARE = 0.01;
+
+  /** The tail guard stops lifting below this share of its limit. */
+  static final double TAIL_RELEASE = 0.9;
+
   private final boolean enabled;
+  private final double tailLimit;
   private final double margin;
   private final double hysteresis;
   private final double load;
@@ -35,6 +50,9 @@ final class GainSafeguard {
   private String reason;
   private long holds;
   private volatile boolean holding;
+  private double tailRatio = Double.NaN;
+  private long lifts;
+  private volatile boolean lifting;
 
   GainSafeguard(PredictorConfig config) {
     enabled = config.safeguard();
@@ -43,6 +61,7 @@ final class GainSafeguard {
     load = config.safeguardLoad();
     minReports = config.safeguardMinReports();
     decay = config.safeguardDecay();
+    tailLimit = config.tailLimit();
     jobs = new double[config.levels()];
     work = new double[config.levels()];
     reason = enabled ? "no reports yet" : "safeguard off";
@@ -51,6 +70,11 @@ final class GainSafeguard {
   /** Returns whether routing is held in FIFO order. */
   boolean holding() {
     return holding;
+  }
+
+  /** Returns whether the tail guard routes keys placed below the default level at the default. */
+  boolean lifting() {
+    return lifting;
   }
 
   /**
@@ -88,6 +112,7 @@ final class GainSafeguard {
       return;
     }
     gain = estimate.gain();
+    judgeTail();
     if (holding && gain >= margin + hysteresis) {
       holding = false;
     } else if (!holding && gain < margin) {
@@ -107,6 +132,42 @@ final class GainSafeguard {
                 "estimated gain %.1f%%: levels kept (FIFO order below %.1f%%)",
                 Math.abs(gain) < 5e-4 ? 0.0 : 100 * gain,
                 100 * margin);
+    if (lifting) {
+      reason +=
+          String.format(
+              Locale.ROOT,
+              "; the last level's wait estimated at %.2fx FIFO's (limit %.2fx): keys placed below"
+                  + " the default level are routed at it until it falls below %.2fx",
+              tailRatio,
+              tailLimit,
+              TAIL_RELEASE * tailLimit);
+    }
+  }
+
+  private void judgeTail() {
+    if (!(tailLimit > 0)) {
+      return;
+    }
+    double jobTotal = 0;
+    double workTotal = 0;
+    for (int l = 0; l < jobs.length; l++) {
+      jobTotal += jobs[l];
+      workTotal += work[l];
+    }
+    double[] js = new double[jobs.length];
+    double[] ws = new double[jobs.length];
+    for (int l = 0; l < jobs.length; l++) {
+      js[l] = jobs[l] / jobTotal;
+      ws[l] = work[l] / workTotal;
+    }
+    // The shares sum to 1 within rounding; the estimator checks them to 1e-6.
+    tailRatio = PriorityGain.tailWaitRatio(js, ws, load, TAIL_MIN_JOB_SHARE);
+    if (lifting && tailRatio < TAIL_RELEASE * tailLimit) {
+      lifting = false;
+    } else if (!lifting && tailRatio > tailLimit) {
+      lifting = true;
+      lifts++;
+    }
   }
 
   synchronized SafeguardStatus status() {
@@ -124,6 +185,7 @@ final class GainSafeguard {
         ws.add(workTotal > 0 ? work[l] / workTotal : 0.0);
       }
     }
-    return new SafeguardStatus(enabled, holding, gain, load, total, js, ws, reason, holds);
+    return new SafeguardStatus(
+        enabled, holding, gain, load, total, js, ws, reason, holds, tailRatio, lifting, lifts);
   }
 }

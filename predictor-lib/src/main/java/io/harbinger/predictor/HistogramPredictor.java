@@ -148,6 +148,7 @@ public final class HistogramPredictor implements Predictor {
   private final LongAdder evictions = new LongAdder();
   private final LongAdder rebases = new LongAdder();
   private final LongAdder safeguardHeld = new LongAdder();
+  private final LongAdder tailLifted = new LongAdder();
 
   /**
    * Creates a cold predictor.
@@ -207,6 +208,9 @@ public final class HistogramPredictor implements Predictor {
       p = evaluate(key, sizeHint, m, true);
       if (m == Mode.PREDICTIVE && p.level() != defaultLevel && safeguard.holding()) {
         safeguardHeld.increment();
+        p = new Prediction(defaultLevel, p.predictedLevel(), p.outcome(), p.estimateNanos(), m);
+      } else if (m == Mode.PREDICTIVE && p.level() > defaultLevel && safeguard.lifting()) {
+        tailLifted.increment();
         p = new Prediction(defaultLevel, p.predictedLevel(), p.outcome(), p.estimateNanos(), m);
       }
     }
@@ -367,6 +371,7 @@ public final class HistogramPredictor implements Predictor {
         evictions.sum(),
         rebases.sum(),
         safeguardHeld.sum(),
+        tailLifted.sum(),
         keys,
         pooled.observations(),
         pooled.publications(),
@@ -378,6 +383,11 @@ public final class HistogramPredictor implements Predictor {
   @Override
   public boolean holdsFifoOrder() {
     return safeguard.holding();
+  }
+
+  @Override
+  public boolean liftsBelowDefault() {
+    return safeguard.lifting();
   }
 
   /**

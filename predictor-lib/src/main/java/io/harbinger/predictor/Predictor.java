@@ -108,6 +108,17 @@ public interface Predictor extends Router {
   }
 
   /**
+   * Returns whether a tail guard routes keys placed below the default level at the default level
+   * now: predictions in predictive mode then carry the default level in place of such a level. A
+   * remote table that routes by {@link Prediction#predictedLevel()} must apply the same.
+   *
+   * @return false unless the implementation has such a guard and it lifts
+   */
+  default boolean liftsBelowDefault() {
+    return false;
+  }
+
+  /**
    * Switches the mode; takes effect for the next prediction.
    *
    * @param mode the new mode

@@ -75,6 +75,11 @@ import java.util.Objects;
  *     observations, not stale, whose highest observation is shorter than the default level's
  *     interval is placed at the level of that highest observation; zero keeps every cold key at or
  *     below the default level; 0 or in [1, minObservations)
+ * @param tailLimit when positive, the global safeguard's tail guard: while the estimated mean wait
+ *     of the latest-served level holding at least 1% of the jobs exceeds this many times FIFO's
+ *     (Cobham, at {@code safeguardLoad}), keys placed below the default level are routed at the
+ *     default level, until the estimate falls below 0.9 of the limit; acts only with {@code
+ *     safeguard} on; zero turns it off; 0 or in [1, 100]
  */
 public record PredictorConfig(
     int levels,
@@ -111,7 +116,8 @@ public record PredictorConfig(
     boolean borrowFromProducer,
     double relativeIdle,
     int shiftRun,
-    int promoteColdAfter) {
+    int promoteColdAfter,
+    double tailLimit) {
 
   /** Fewest levels allowed. */
   public static final int MIN_LEVELS = 2;
@@ -206,6 +212,9 @@ public record PredictorConfig(
               + minObservations
               + "): "
               + promoteColdAfter);
+    }
+    if (!(tailLimit == 0 || (tailLimit >= 1 && tailLimit <= 100))) {
+      throw new IllegalArgumentException("tailLimit must be 0 or in [1, 100]: " + tailLimit);
     }
   }
 
@@ -309,6 +318,7 @@ public record PredictorConfig(
     private double relativeIdle;
     private int shiftRun;
     private int promoteColdAfter;
+    private double tailLimit;
 
     private Builder() {}
 
@@ -348,6 +358,7 @@ public record PredictorConfig(
       relativeIdle = c.relativeIdle;
       shiftRun = c.shiftRun;
       promoteColdAfter = c.promoteColdAfter;
+      tailLimit = c.tailLimit;
     }
 
     /**
@@ -738,6 +749,17 @@ public record PredictorConfig(
     }
 
     /**
+     * Sets the tail guard's limit on the last level's estimated wait against FIFO's.
+     *
+     * @param value 0 (off) or in [1, 100]
+     * @return this builder
+     */
+    public Builder tailLimit(double value) {
+      tailLimit = value;
+      return this;
+    }
+
+    /**
      * Builds and validates the configuration.
      *
      * @return the configuration
@@ -779,7 +801,8 @@ public record PredictorConfig(
           borrowFromProducer,
           relativeIdle,
           shiftRun,
-          promoteColdAfter);
+          promoteColdAfter,
+          tailLimit);
     }
   }
 }

@@ -21,6 +21,8 @@ import java.util.Map;
  *     regime ({@link PredictorConfig#shiftRun})
  * @param safeguardHeld predictions the global safeguard sent to the default level instead of their
  *     own, in predictive mode
+ * @param tailLifted predictions the tail guard routed at the default level instead of a level below
+ *     it, in predictive mode
  * @param keys keys tracked now
  * @param pooledObservations observations in the pooled histogram
  * @param boundaryPublications times new boundaries were published
@@ -42,6 +44,7 @@ public record PredictorStats(
     long evictions,
     long rebases,
     long safeguardHeld,
+    long tailLifted,
     int keys,
     long pooledObservations,
     long boundaryPublications,

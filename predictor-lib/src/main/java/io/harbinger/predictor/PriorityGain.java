@@ -64,6 +64,42 @@ public final class PriorityGain {
   }
 
   /**
+   * Returns the mean wait of the latest-served level that holds at least {@code minJobShare} of the
+   * jobs, divided by the mean wait under FIFO: how much longer than under FIFO the jobs served last
+   * wait on average. The tail of the whole queue is theirs, so this is the estimator's view of the
+   * tail; it is 1 / (1 - s) where s is the load of every level served before that one.
+   *
+   * <p>Example: one level of short jobs holding 30% of the work ahead of a level holding the rest,
+   * at load 0.8: the second level waits 1 / (1 - 0.24) = 1.32 times as long as under FIFO. With 90%
+   * of the work ahead of it (an undecided middle level above a few known long jobs) it waits 3.6
+   * times as long.
+   *
+   * @param jobShares see {@link #meanWaitRatio}
+   * @param workShares see {@link #meanWaitRatio}
+   * @param load see {@link #meanWaitRatio}
+   * @param minJobShare the share of the jobs a level needs to count, in (0, 1]
+   * @return the ratio, at least 1 when some level counts; 1 when none does
+   * @throws IllegalArgumentException when a rule is broken, naming it
+   */
+  public static double tailWaitRatio(
+      double[] jobShares, double[] workShares, double load, double minJobShare) {
+    meanWaitRatio(jobShares, workShares, load);
+    if (!(minJobShare > 0 && minJobShare <= 1)) {
+      throw new IllegalArgumentException("minJobShare must be in (0, 1]: " + minJobShare);
+    }
+    double ratio = 1;
+    double before = 0;
+    for (int l = 0; l < jobShares.length; l++) {
+      double through = Math.min(before + load * workShares[l], load);
+      if (jobShares[l] >= minJobShare) {
+        ratio = (1 - load) / ((1 - before) * (1 - through));
+      }
+      before = through;
+    }
+    return Math.max(ratio, 1);
+  }
+
+  /**
    * Returns the share of FIFO's mean wait that the levels save: {@code 1 - meanWaitRatio}.
    *
    * @param jobShares see {@link #meanWaitRatio}

@@ -19,6 +19,11 @@ import java.util.List;
  * @param reason why the safeguard is in its state, in words: for example {@code "estimated gain
  *     -31.2% below the margin 2.0%"} or {@code "one level holds every job: no order to judge"}
  * @param holds how many times the safeguard started holding
+ * @param tailWaitRatio the tail guard's estimate: the mean wait of the latest-served level holding
+ *     at least 1% of the jobs, over FIFO's mean wait; NaN while it is off or cannot be made
+ * @param lifting whether the tail guard routes keys placed below the default level at the default
+ *     level now (in shadow mode: would)
+ * @param lifts how many times the tail guard started lifting
  */
 public record SafeguardStatus(
     boolean enabled,
@@ -29,7 +34,10 @@ public record SafeguardStatus(
     List<Double> jobShares,
     List<Double> workShares,
     String reason,
-    long holds) {
+    long holds,
+    double tailWaitRatio,
+    boolean lifting,
+    long lifts) {
 
   /** Copies the lists so the record stays immutable. */
   public SafeguardStatus {

@@ -111,4 +111,15 @@ class PredictorConfigTest {
     assertThat(c.relativeIdle()).isZero();
     assertThat(c.toBuilder().build()).isEqualTo(c);
   }
+
+  @Test
+  void tailLimit_zeroOrOneToHundred_otherwiseNamed() {
+    assertThat(PredictorConfig.defaults().tailLimit()).isZero();
+    assertThat(PredictorConfig.builder().tailLimit(1).build().tailLimit()).isEqualTo(1);
+    assertThat(PredictorConfig.builder().tailLimit(100).build().tailLimit()).isEqualTo(100);
+    for (double bad : new double[] {0.5, -1, 101, Double.NaN, Double.POSITIVE_INFINITY}) {
+      assertThatThrownBy(() -> PredictorConfig.builder().tailLimit(bad).build())
+          .hasMessage("tailLimit must be 0 or in [1, 100]: " + bad);
+    }
+  }
 }

@@ -73,4 +73,44 @@ class PriorityGainTest {
             () -> PriorityGain.meanWaitRatio(new double[] {0.5, 0.5}, new double[] {0.5, 0.5}, 1))
         .hasMessage("load must be in (0, 1): 1.0");
   }
+
+  @Test
+  void tailWaitRatio_lastLevelBehindTheWorkAboveIt_isOneOverOneMinusThatLoad() {
+    // Short jobs with 30% of the work ahead of the rest, at load 0.8: 1 / (1 - 0.24).
+    assertThat(
+            PriorityGain.tailWaitRatio(new double[] {0.7, 0.3}, new double[] {0.3, 0.7}, 0.8, 0.01))
+        .isCloseTo(1 / (1 - 0.24), within(1e-9));
+    // An undecided middle level with 85% of the work above a few long jobs (5% of the jobs).
+    assertThat(
+            PriorityGain.tailWaitRatio(
+                new double[] {0.45, 0.5, 0.05}, new double[] {0.05, 0.8, 0.15}, 0.8, 0.01))
+        .isCloseTo(1 / (1 - 0.8 * 0.85), within(1e-9));
+  }
+
+  @Test
+  void tailWaitRatio_lastLevelBelowTheMinimumShare_isJudgedByTheLevelAboveIt() {
+    double[] jobs = {0.6, 0.395, 0.005};
+    double[] work = {0.1, 0.5, 0.4};
+
+    double ratio = PriorityGain.tailWaitRatio(jobs, work, 0.8, 0.01);
+
+    // Level 1 waits (1 - 0.8) / ((1 - 0.08) (1 - 0.48)) of FIFO's: below 1, so 1.
+    assertThat(ratio).isEqualTo(1.0);
+    assertThat(PriorityGain.tailWaitRatio(jobs, work, 0.8, 0.005))
+        .isCloseTo(1 / (1 - 0.48), within(1e-9));
+  }
+
+  @Test
+  void tailWaitRatio_badInput_failsNamingTheRule() {
+    assertThatThrownBy(
+            () ->
+                PriorityGain.tailWaitRatio(
+                    new double[] {0.5, 0.5}, new double[] {0.5, 0.5}, 0.8, 0))
+        .hasMessage("minJobShare must be in (0, 1]: 0.0");
+    assertThatThrownBy(
+            () ->
+                PriorityGain.tailWaitRatio(
+                    new double[] {0.5, 0.6}, new double[] {0.5, 0.5}, 0.8, 0.01))
+        .hasMessageStartingWith("jobShares must sum to 1: 1.1");
+  }
 }

@@ -247,4 +247,77 @@ class SafeguardTest {
       }
     }
   }
+
+  /**
+   * One round of a queue whose undecided work hides known long jobs: 9 short jobs of a proven key,
+   * 10 jobs of keys never seen before (cold, at the default level) that carry most of the work, and
+   * one proven long job.
+   */
+  private static void undecidedRound(Predictor p, int round) {
+    for (int i = 0; i < 9; i++) {
+      p.observe(FAST, 2 * MS);
+    }
+    for (int i = 0; i < 10; i++) {
+      p.observe(Keys.of("tenant" + round + "-" + i, "import"), 500 * MS);
+    }
+    p.observe(SLOW, 2000 * MS);
+  }
+
+  @Test
+  void predict_longKeyBehindUndecidedWork_tailGuardRoutesItAtTheDefaultLevel() {
+    HistogramPredictor p =
+        predictor(PredictorConfig.builder().tailLimit(2).build(), Mode.PREDICTIVE);
+    for (int r = 0; r < 100; r++) {
+      undecidedRound(p, r);
+    }
+
+    // The cold imports (half the jobs, about 70% of the work) wait at the default level, so the
+    // long key's jobs at level 2 would wait behind all of them: 1 / (1 - 0.8 x 0.71) = 2.3x.
+    SafeguardStatus s = p.safeguard();
+    assertThat(s.tailWaitRatio()).as("%s", s).isBetween(2.0, 2.6);
+    assertThat(s.lifting()).isTrue();
+    assertThat(s.lifts()).isEqualTo(1);
+    assertThat(s.holding()).isFalse();
+    assertThat(s.reason()).contains("last level's wait estimated at").contains("limit 2.00x");
+    Prediction slow = p.predict(SLOW);
+    assertThat(slow.outcome()).isEqualTo(Outcome.PREDICTED);
+    assertThat(slow.predictedLevel()).isEqualTo(2);
+    assertThat(slow.level()).isEqualTo(p.defaultLevel());
+    assertThat(p.predict(FAST).level()).isZero();
+    assertThat(p.stats().tailLifted()).isEqualTo(1);
+    assertThat(p.liftsBelowDefault()).isTrue();
+
+    // The imports stop: nothing undecided is left above the long key, and the guard lets go.
+    int releasedAt = -1;
+    for (int i = 1; i <= 2_000 && releasedAt < 0; i++) {
+      for (int j = 0; j < 9; j++) {
+        p.observe(FAST, 2 * MS);
+      }
+      p.observe(SLOW, 2000 * MS);
+      if (!p.safeguard().lifting()) {
+        releasedAt = i;
+      }
+    }
+    assertThat(releasedAt).as("%s", p.safeguard()).isBetween(2, 300);
+    assertThat(p.predict(SLOW).level()).isEqualTo(2);
+  }
+
+  @Test
+  void predict_longKeyBehindUndecidedWork_staysLowWithoutTheTailGuardOrInShadow() {
+    HistogramPredictor off = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    HistogramPredictor shadow =
+        predictor(PredictorConfig.builder().tailLimit(2).build(), Mode.SHADOW);
+    for (int r = 0; r < 100; r++) {
+      undecidedRound(off, r);
+      undecidedRound(shadow, r);
+    }
+
+    assertThat(off.predict(SLOW).level()).isEqualTo(2);
+    assertThat(off.safeguard().lifting()).isFalse();
+    assertThat(off.safeguard().tailWaitRatio()).isNaN();
+    // Shadow mode reports what the guard would do and routes everything at the default level.
+    assertThat(shadow.safeguard().lifting()).isTrue();
+    assertThat(shadow.predict(SLOW).level()).isEqualTo(shadow.defaultLevel());
+    assertThat(shadow.stats().tailLifted()).isZero();
+  }
 }

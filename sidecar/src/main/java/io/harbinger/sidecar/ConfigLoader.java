@@ -412,6 +412,7 @@ public final class ConfigLoader {
         "predictor.promote-cold-after",
         () -> r.integer("predictor.promote-cold-after", 0, 1000),
         b::promoteColdAfter);
+    r.with("predictor.tail-limit", () -> r.number("predictor.tail-limit"), b::tailLimit);
     try {
       return b.build();
     } catch (IllegalArgumentException e) {

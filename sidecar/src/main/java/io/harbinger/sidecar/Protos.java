@@ -67,6 +67,10 @@ final class Protos {
         .setReason(s.reason())
         .setHolds(s.holds())
         .setHeldPredictions(stats.safeguardHeld())
+        .setTailWaitRatio(s.tailWaitRatio())
+        .setTailLifting(s.lifting())
+        .setTailLifts(s.lifts())
+        .setLiftedPredictions(stats.tailLifted())
         .build();
   }
 

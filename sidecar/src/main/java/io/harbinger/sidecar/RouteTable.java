@@ -6,6 +6,7 @@ import io.grpc.stub.StreamObserver;
 import io.harbinger.predictor.Boundaries;
 import io.harbinger.predictor.KeyStats;
 import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.proto.v1.RouteEntry;
 import io.harbinger.proto.v1.RouteUpdate;
@@ -30,7 +31,8 @@ import java.util.function.Consumer;
  * {@link #publishChanges()} (every {@code routes.publish-interval}) recomputes those keys with
  * {@link Predictor#peek} and sends the ones whose level or verdict changed; {@link #sweep()} (every
  * {@code routes.sweep-interval}) recomputes every key, catching keys that go stale without reports,
- * and drops evicted ones. A change of mode or of the level boundaries recomputes every key. Keys
+ * and drops evicted ones. A change of mode, of the level boundaries or of the tail guard's lifting
+ * recomputes every key; while the guard lifts, an entry below the default level carries it. Keys
  * are compared on level and verdict only, so a key whose estimate drifts inside its level costs no
  * traffic.
  *
@@ -51,12 +53,14 @@ final class RouteTable {
   private final AtomicLong heartbeats = new AtomicLong();
   private long lastSentMillis;
   private Mode publishedMode;
+  private boolean publishedLifting;
   private long publishedBoundaries = -1;
 
   RouteTable(Predictor predictor, Clock clock) {
     this.predictor = predictor;
     this.clock = clock;
     this.publishedMode = effectiveMode();
+    this.publishedLifting = lifting();
   }
 
   /**
@@ -66,6 +70,14 @@ final class RouteTable {
   Mode effectiveMode() {
     Mode m = predictor.mode();
     return m == Mode.PREDICTIVE && predictor.holdsFifoOrder() ? Mode.SHADOW : m;
+  }
+
+  /**
+   * Returns whether the predictor's tail guard lifts keys placed below the default level to it in
+   * predictive mode; the entries then carry the default level in place of such levels.
+   */
+  boolean lifting() {
+    return predictor.mode() == Mode.PREDICTIVE && predictor.liftsBelowDefault();
   }
 
   /** Notes that a key learned something; its entry is recomputed at the next publication. */
@@ -141,7 +153,7 @@ final class RouteTable {
     touched.removeAll(keys);
     List<RouteEntry> changed = new ArrayList<>();
     for (String key : keys) {
-      RouteEntry next = Protos.entry(key, predictor.peek(key));
+      RouteEntry next = entryOf(key);
       RouteEntry previous = entries.put(key, next);
       if (differs(previous, next)) {
         changed.add(next);
@@ -154,13 +166,14 @@ final class RouteTable {
   void sweep() {
     boolean global = globalChange();
     publishedMode = effectiveMode();
+    publishedLifting = lifting();
     publishedBoundaries = predictor.boundaries().map(Boundaries::sequence).orElse(-1L);
     touched.clear();
     Set<String> live = new HashSet<>();
     List<RouteEntry> changed = new ArrayList<>();
     for (KeyStats s : predictor.keyStats()) {
       live.add(s.key());
-      RouteEntry next = Protos.entry(s.key(), predictor.peek(s.key()));
+      RouteEntry next = entryOf(s.key());
       RouteEntry previous = entries.put(s.key(), next);
       if (global || differs(previous, next)) {
         changed.add(next);
@@ -215,7 +228,20 @@ final class RouteTable {
 
   private boolean globalChange() {
     long sequence = predictor.boundaries().map(Boundaries::sequence).orElse(-1L);
-    return effectiveMode() != publishedMode || sequence != publishedBoundaries;
+    return effectiveMode() != publishedMode
+        || lifting() != publishedLifting
+        || sequence != publishedBoundaries;
+  }
+
+  /** A key's entry under the published state: lifted to the default level while the guard lifts. */
+  private RouteEntry entryOf(String key) {
+    Prediction p = predictor.peek(key);
+    int defaultLevel = predictor.defaultLevel();
+    if (publishedLifting && p.predictedLevel() > defaultLevel) {
+      // An entry carries the level to publish at in predictive mode.
+      p = new Prediction(defaultLevel, defaultLevel, p.outcome(), p.estimateNanos(), p.mode());
+    }
+    return Protos.entry(key, p);
   }
 
   private static boolean differs(RouteEntry previous, RouteEntry next) {
@@ -249,6 +275,7 @@ final class RouteTable {
             .setDefaultLevel(predictor.defaultLevel())
             .setMode(Protos.mode(effectiveMode()))
             .setSafeguardHolding(predictor.mode() == Mode.PREDICTIVE && predictor.holdsFifoOrder())
+            .setTailLifting(publishedLifting)
             .setPublishedAtMicros(clock.millis() * 1000);
     predictor
         .boundaries()

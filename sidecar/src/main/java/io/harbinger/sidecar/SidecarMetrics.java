@@ -122,6 +122,22 @@ final class SidecarMetrics implements AutoCloseable {
         "harbinger_safeguard_held_predictions",
         "Predictions the global safeguard sent to the default level in predictive mode.",
         PredictorStats::safeguardHeld);
+    gauge(
+        "harbinger_safeguard_tail_wait_ratio",
+        "Estimated mean wait of the last level holding 1% of the jobs over FIFO's (NaN while off).",
+        s -> s.safeguard().tailWaitRatio());
+    gauge(
+        "harbinger_safeguard_tail_lifting",
+        "1 while the tail guard routes keys placed below the default level at it.",
+        s -> s.safeguard().lifting() ? 1 : 0);
+    counter(
+        "harbinger_safeguard_tail_lifts",
+        "Times the tail guard started lifting.",
+        s -> s.safeguard().lifts());
+    counter(
+        "harbinger_safeguard_lifted_predictions",
+        "Predictions the tail guard routed at the default level instead of below it.",
+        PredictorStats::tailLifted);
     for (int l = 0; l < predictor.levels(); l++) {
       int level = l;
       Gauge.builder(

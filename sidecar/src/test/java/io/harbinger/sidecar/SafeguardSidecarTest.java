@@ -126,4 +126,68 @@ class SafeguardSidecarTest {
     assertThatThrownBy(() -> SidecarTestSupport.config(dir, "predictor.misprediction-exit", "0.9"))
         .hasMessageContaining("mispredictionExit must be in (0, mispredictionEnter = 0.8): 0.9");
   }
+
+  /** Short proven jobs, many never-seen keys that carry most of the work, and one long key. */
+  private static byte[] undecided(int rounds, int first) {
+    ReportBatch.Builder b = ReportBatch.newBuilder().setReporterId("test").setSequence(first + 1);
+    for (int r = first; r < first + rounds; r++) {
+      for (int i = 0; i < 9; i++) {
+        b.addReports(SidecarTestSupport.ack("shop", "reserve_inventory", 2 * MS));
+      }
+      for (int i = 0; i < 10; i++) {
+        b.addReports(SidecarTestSupport.ack("tenant" + r + "-" + i, "import", 500 * MS));
+      }
+      b.addReports(SidecarTestSupport.ack("shop", "export_report", 2000 * MS));
+    }
+    return b.build().toByteArray();
+  }
+
+  @Test
+  void watchRoutes_whileTheTailGuardLifts_publishesTheLongKeyAtTheDefaultLevel() throws Exception {
+    start("predictor.tail-limit", "2");
+    sidecar.reports().ingest(undecided(100, 0));
+    String export = Keys.of("shop", "export_report");
+
+    SafeguardInfo s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
+    assertThat(s.getTailLifting()).as("%s", s).isTrue();
+    assertThat(s.getTailWaitRatio()).isGreaterThan(2);
+    assertThat(s.getTailLifts()).isEqualTo(1);
+    assertThat(s.getHolding()).isFalse();
+    assertThat(s.getReason()).contains("last level's wait");
+    // A batch lookup routes the long key at the default level and counts it.
+    assertThat(
+            stub.route(RouteRequest.newBuilder().addKeys(export).build()).getEntries(0).getLevel())
+        .isEqualTo(1);
+    assertThat(stub.getSafeguard(GetSafeguardRequest.getDefaultInstance()).getLiftedPredictions())
+        .isEqualTo(1);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () -> {
+              RouteUpdate full = sidecar.routes().full();
+              assertThat(full.getTailLifting()).isTrue();
+              assertThat(full.getMode()).isEqualTo(RoutingMode.ROUTING_MODE_PREDICTIVE);
+              assertThat(full.getEntriesList())
+                  .filteredOn(e -> e.getKey().equals(export))
+                  .singleElement()
+                  .satisfies(e -> assertThat(e.getLevel()).isEqualTo(1));
+              assertThat(full.getEntriesList())
+                  .filteredOn(e -> e.getKey().equals(Keys.of("shop", "reserve_inventory")))
+                  .singleElement()
+                  .satisfies(e -> assertThat(e.getLevel()).isZero());
+            });
+    assertThat(sidecar.metrics().scrape())
+        .contains("harbinger_safeguard_tail_lifting 1.0")
+        .contains("harbinger_safeguard_tail_wait_ratio");
+  }
+
+  @Test
+  void load_tailLimitOutOfRange_failsNamingTheRule() {
+    assertThatThrownBy(() -> SidecarTestSupport.config(dir, "predictor.tail-limit", "0.5"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("tailLimit must be 0 or in [1, 100]: 0.5");
+    assertThatThrownBy(() -> SidecarTestSupport.config(dir, "predictor.tail-limit", "lots"))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("predictor.tail-limit");
+  }
 }

@@ -96,7 +96,9 @@ final class RabbitArm implements BenchArm {
   /** The name of the arm that learns through a sidecar. */
   static final String SIDECAR_ARM = "rabbitmq-sidecar";
 
-  /** The shift run of {@link Policy#PREDICTIVE_SHIFT}: the length the inversion replay settled with. */
+  /**
+   * The shift run of {@link Policy#PREDICTIVE_SHIFT}: the length the inversion replay settled with.
+   */
   static final int SHIFT_RUN = 8;
 
   private final String name;
@@ -117,9 +119,9 @@ final class RabbitArm implements BenchArm {
    *     (an embedded router), {@link Policy#PREDICTIVE_PAPER} (the same, every untrusted key at the
    *     default level), {@link Policy#PREDICTIVE_TODAY} (the same, without the safeguards and
    *     borrowing), {@link Policy#PREDICTIVE_SIZED} (the same, with size bins and each job's size
-   *     hint), {@link Policy#PREDICTIVE_SHIFT} (the same as {@link Policy#PREDICTIVE}, with a shift run
-   *     of 8), {@link Policy#SHADOW} (learning and stamping, never setting the priority) or {@link
-   *     Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
+   *     hint), {@link Policy#PREDICTIVE_SHIFT} (the same as {@link Policy#PREDICTIVE}, with a shift
+   *     run of 8), {@link Policy#SHADOW} (learning and stamping, never setting the priority) or
+   *     {@link Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
    * @param levels the levels, in [2, 10]; 3 for the static maps
    * @param map the job-type map of a static policy, else null
    */

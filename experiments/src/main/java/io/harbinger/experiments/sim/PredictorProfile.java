@@ -34,7 +34,14 @@ public enum PredictorProfile {
   /** The defaults with a cold key placed by its highest of at least 3 observations. */
   FEW(PredictorConfig.builder().relativeIdle(0).promoteColdAfter(3).build()),
   /** Relative idle limits and cold keys placed by their highest of at least 3 observations. */
-  REACH_FEW(PredictorConfig.builder().relativeIdle(10).promoteColdAfter(3).build());
+  REACH_FEW(PredictorConfig.builder().relativeIdle(10).promoteColdAfter(3).build()),
+  /** The defaults with the tail guard at 2x. */
+  TAIL(PredictorConfig.builder().relativeIdle(0).tailLimit(2).build()),
+  /** The defaults with the tail guard at 1.5x. */
+  TAIL15(PredictorConfig.builder().relativeIdle(0).tailLimit(1.5).build()),
+  /** {@link #REACH_FEW} with the tail guard at 2x. */
+  REACH_FEW_TAIL(
+      PredictorConfig.builder().relativeIdle(10).promoteColdAfter(3).tailLimit(2).build());
 
   private final PredictorConfig config;
 
