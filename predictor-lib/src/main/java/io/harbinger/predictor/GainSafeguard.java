@@ -148,20 +148,9 @@ final class GainSafeguard {
     if (!(tailLimit > 0)) {
       return;
     }
-    double jobTotal = 0;
-    double workTotal = 0;
-    for (int l = 0; l < jobs.length; l++) {
-      jobTotal += jobs[l];
-      workTotal += work[l];
-    }
-    double[] js = new double[jobs.length];
-    double[] ws = new double[jobs.length];
-    for (int l = 0; l < jobs.length; l++) {
-      js[l] = jobs[l] / jobTotal;
-      ws[l] = work[l] / workTotal;
-    }
-    // The shares sum to 1 within rounding; the estimator checks them to 1e-6.
-    tailRatio = PriorityGain.tailWaitRatio(js, ws, load, TAIL_MIN_JOB_SHARE);
+    // Judged only after the mean estimate, so jobs and work are both positive; the shares sum to 1
+    // within rounding, and the estimator checks them to 1e-6.
+    tailRatio = PriorityGain.tailWaitRatio(shares(jobs), shares(work), load, TAIL_MIN_JOB_SHARE);
     if (lifting && tailRatio < TAIL_RELEASE * tailLimit) {
       lifting = false;
     } else if (!lifting && tailRatio > tailLimit) {
@@ -170,19 +159,28 @@ final class GainSafeguard {
     }
   }
 
+  /** Each level's share of the totals; zeros while they sum to nothing. */
+  private static double[] shares(double[] totals) {
+    double sum = 0;
+    for (double t : totals) {
+      sum += t;
+    }
+    double[] shares = new double[totals.length];
+    for (int l = 0; l < totals.length && sum > 0; l++) {
+      shares[l] = totals[l] / sum;
+    }
+    return shares;
+  }
+
   synchronized SafeguardStatus status() {
     List<Double> js = new ArrayList<>();
     List<Double> ws = new ArrayList<>();
-    double jobTotal = 0;
-    double workTotal = 0;
-    for (int l = 0; l < jobs.length; l++) {
-      jobTotal += jobs[l];
-      workTotal += work[l];
-    }
-    if (jobTotal > 0) {
-      for (int l = 0; l < jobs.length; l++) {
-        js.add(jobs[l] / jobTotal);
-        ws.add(workTotal > 0 ? work[l] / workTotal : 0.0);
+    if (total > 0) {
+      for (double s : shares(jobs)) {
+        js.add(s);
+      }
+      for (double s : shares(work)) {
+        ws.add(s);
       }
     }
     return new SafeguardStatus(

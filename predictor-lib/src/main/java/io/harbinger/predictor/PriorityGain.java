@@ -39,20 +39,7 @@ public final class PriorityGain {
    * @throws IllegalArgumentException when a rule is broken, naming it
    */
   public static double meanWaitRatio(double[] jobShares, double[] workShares, double load) {
-    Objects.requireNonNull(jobShares, "jobShares");
-    Objects.requireNonNull(workShares, "workShares");
-    if (jobShares.length != workShares.length || jobShares.length == 0) {
-      throw new IllegalArgumentException(
-          "jobShares and workShares must have the same non-zero length: "
-              + jobShares.length
-              + " and "
-              + workShares.length);
-    }
-    checkShares("jobShares", jobShares);
-    checkShares("workShares", workShares);
-    if (!(load > 0 && load < 1)) {
-      throw new IllegalArgumentException("load must be in (0, 1): " + load);
-    }
+    checkInputs(jobShares, workShares, load);
     double ratio = 0;
     double before = 0;
     for (int l = 0; l < jobShares.length; l++) {
@@ -83,7 +70,7 @@ public final class PriorityGain {
    */
   public static double tailWaitRatio(
       double[] jobShares, double[] workShares, double load, double minJobShare) {
-    meanWaitRatio(jobShares, workShares, load);
+    checkInputs(jobShares, workShares, load);
     if (!(minJobShare > 0 && minJobShare <= 1)) {
       throw new IllegalArgumentException("minJobShare must be in (0, 1]: " + minJobShare);
     }
@@ -175,6 +162,23 @@ public final class PriorityGain {
       ws[l] /= workSum;
     }
     return new Estimate(gain(js, ws, load), null);
+  }
+
+  private static void checkInputs(double[] jobShares, double[] workShares, double load) {
+    Objects.requireNonNull(jobShares, "jobShares");
+    Objects.requireNonNull(workShares, "workShares");
+    if (jobShares.length != workShares.length || jobShares.length == 0) {
+      throw new IllegalArgumentException(
+          "jobShares and workShares must have the same non-zero length: "
+              + jobShares.length
+              + " and "
+              + workShares.length);
+    }
+    checkShares("jobShares", jobShares);
+    checkShares("workShares", workShares);
+    if (!(load > 0 && load < 1)) {
+      throw new IllegalArgumentException("load must be in (0, 1): " + load);
+    }
   }
 
   private static void checkShares(String name, double[] shares) {
