@@ -33,12 +33,13 @@ public enum Policy {
   PREDICTIVE("predictive"),
   /**
    * As {@link #PREDICTIVE}, with every untrusted key at the default level (seed paper section 3.5):
-   * the predictor without {@code demoteUntrusted}, for comparison on RabbitMQ.
+   * the predictor without {@code demoteUntrusted} and without the shift run (decay alone follows a
+   * change, section 3.4), for comparison on RabbitMQ.
    */
   PREDICTIVE_PAPER("predictive-paper"),
   /**
-   * As {@link #PREDICTIVE}, with the per-key and global safeguards and producer borrowing off: the
-   * predictor before them, for comparison on RabbitMQ.
+   * As {@link #PREDICTIVE}, with the per-key and global safeguards, producer borrowing and the
+   * shift run off: the predictor before them, for comparison on RabbitMQ.
    */
   PREDICTIVE_TODAY("predictive-today"),
   /**
@@ -47,8 +48,10 @@ public enum Policy {
    */
   PREDICTIVE_SIZED("predictive-sized"),
   /**
-   * As {@link #PREDICTIVE}, with the shift run on ({@code shiftRun} 8): a proven key whose last 8
-   * observations all lie over an octave from its estimate, on one side, starts again from them.
+   * As {@link #PREDICTIVE}, with the shift run set to 8 ({@code shiftRun}): a proven key whose last
+   * 8 observations all lie over an octave from its estimate, on one side, starts again from them.
+   * The default is the same since the shift run became one; the arm keeps its name for the runs
+   * that measured it against the predictor without it.
    */
   PREDICTIVE_SHIFT("predictive-shift"),
   /** As {@link #PREDICTIVE}, the predictor having first observed a trace's history. */

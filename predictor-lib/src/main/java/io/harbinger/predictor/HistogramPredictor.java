@@ -87,15 +87,15 @@ import java.util.concurrent.atomic.LongAdder;
  * larger of its mean gap between observations (EWMA, weight 0.1) and its estimate / staleAfter),
  * departing from the fixed serverless time scales of seed paper Table 1.
  *
- * <p>Change of regime (a departure from seed paper section 3.4, where decay alone follows a
- * change). With {@code shiftRun} n, a proven key whose last n successful observations all lie more
- * than {@value #SHIFT_OCTAVES} octave from its estimate on the same side has its history replaced
- * by those n observations, and its held level and per-key safeguard scores are forgotten. Decay
- * alone moves a key's median after about one half-life, but a key that turned ten times cheaper
- * keeps its old tail far longer, fails the spread gate, and stays placed by a mean that the old
- * regime still dominates for three to four half-lives. A run tells a change from the paper's
- * bimodal key (section 3.5): a key with 8% slow jobs shows n slow ones in a row with probability
- * 0.08^n, while a changed key shows nothing else.
+ * <p>Change of regime (a departure from seed paper section 3.4, where decay alone follows a change;
+ * on by default, n = 8). With {@code shiftRun} n, a proven key whose last n successful observations
+ * all lie more than {@value #SHIFT_OCTAVES} octave from its estimate on the same side has its
+ * history replaced by those n observations, and its held level and per-key safeguard scores are
+ * forgotten. Decay alone moves a key's median after about one half-life, but a key that turned ten
+ * times cheaper keeps its old tail far longer, fails the spread gate, and stays placed by a mean
+ * that the old regime still dominates for three to four half-lives. A run tells a change from the
+ * paper's bimodal key (section 3.5): a key with 8% slow jobs shows n slow ones in a row with
+ * probability 0.08^n, while a changed key shows nothing else.
  *
  * <p>Assumptions and guarantees: thread-safe. Every method holds at most one lock at a time (one
  * key shard, or the pooled histogram, or the drift monitor), never nests them and never performs

@@ -4,12 +4,14 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Every parameter that shapes the predictor, with the defaults of seed paper Table 1 (and {@code
- * demoteUntrusted} on, a departure from section 3.5 that {@link HistogramPredictor} explains).
+ * Every parameter that shapes the predictor, with the defaults of seed paper Table 1, and the
+ * departures {@link HistogramPredictor} explains on by default: {@code demoteUntrusted} (section
+ * 3.5), the per-key and global safeguards, producer borrowing and a shift run of {@value
+ * #DEFAULT_SHIFT_RUN} (section 3.4).
  *
- * <p>Build one with {@link #builder()}; {@link #defaults()} gives Table 1 as is. The compact
- * constructor checks every rule and names the offending value, so an invalid configuration never
- * reaches a running predictor.
+ * <p>Build one with {@link #builder()}; {@link #defaults()} gives the defaults as they are. The
+ * compact constructor checks every rule and names the offending value, so an invalid configuration
+ * never reaches a running predictor.
  *
  * @param levels number of priority levels L, in [2, 10]; level 0 is served first
  * @param keyDecay per-observation retention of a key's histogram, in (0, 1]; 0.995 gives a
@@ -70,7 +72,8 @@ import java.util.Objects;
  *     in [0, 1000]
  * @param shiftRun when positive, a key whose last this many successful observations all lie more
  *     than an octave from its estimate, on the same side, has changed regime: its history is
- *     replaced by those observations; zero lets decay alone follow a change; in [0, 1000]
+ *     replaced by those observations; zero lets decay alone follow a change (seed paper section
+ *     3.4); in [0, 1000], default {@value #DEFAULT_SHIFT_RUN}
  * @param promoteColdAfter when positive, a cold key with at least this many successful
  *     observations, not stale, whose highest observation is shorter than the default level's
  *     interval is placed at the level of that highest observation; zero keeps every cold key at or
@@ -124,6 +127,12 @@ public record PredictorConfig(
 
   /** Most levels allowed. */
   public static final int MAX_LEVELS = 10;
+
+  /**
+   * The default shift run: 8 one-sided observations, which a key with a slow share p shows by
+   * chance with probability p^8 (under 1 in 10^5 for p = 0.25).
+   */
+  public static final int DEFAULT_SHIFT_RUN = 8;
 
   /**
    * Checks a number of priority levels: the one range check of the project, used wherever levels
@@ -219,7 +228,7 @@ public record PredictorConfig(
   }
 
   /**
-   * Returns the parameters of seed paper Table 1.
+   * Returns the default parameters: seed paper Table 1 and the default departures.
    *
    * @return the default configuration
    */
@@ -316,7 +325,7 @@ public record PredictorConfig(
     private double safeguardDecay = 0.998;
     private boolean borrowFromProducer = true;
     private double relativeIdle;
-    private int shiftRun;
+    private int shiftRun = DEFAULT_SHIFT_RUN;
     private int promoteColdAfter;
     private double tailLimit;
 
@@ -728,7 +737,8 @@ public record PredictorConfig(
     /**
      * Sets the run of one-sided observations that shows a key changed regime.
      *
-     * @param value in [0, 1000]; zero lets decay alone follow a change
+     * @param value in [0, 1000]; zero lets decay alone follow a change; default {@value
+     *     #DEFAULT_SHIFT_RUN}
      * @return this builder
      */
     public Builder shiftRun(int value) {

@@ -337,8 +337,9 @@ class HistogramPredictorTest {
   }
 
   @Test
-  void observe_regimeShift_isFollowedWithinAboutOneHalfLife() {
-    HistogramPredictor p = predictor();
+  void observe_regimeShift_withoutAShiftRun_isFollowedWithinAboutOneHalfLife() {
+    // Decay alone (seed paper section 3.4); the default shift run is in ShiftRunTest.
+    HistogramPredictor p = predictor(PredictorConfig.builder().shiftRun(0).build());
     warm(p);
     String key = Keys.of("shop", "got_slower");
     observe(p, key, 2 * MS, 2000);
@@ -353,10 +354,11 @@ class HistogramPredictorTest {
 
   @Test
   void observe_afterIdleGap_oldHistoryWeighsLess() {
-    HistogramPredictor idle = predictor();
+    // Idle decay alone: without a shift run, which would replace either history after 8 slow ones.
+    PredictorConfig decayOnly = PredictorConfig.builder().shiftRun(0).build();
+    HistogramPredictor idle = predictor(decayOnly);
     HistogramPredictor busy =
-        new HistogramPredictor(
-            PredictorConfig.defaults(), new ManualTicker(1_000_000_000L), Mode.PREDICTIVE);
+        new HistogramPredictor(decayOnly, new ManualTicker(1_000_000_000L), Mode.PREDICTIVE);
     String key = Keys.of("shop", "returns_after_lunch");
     observe(idle, key, 2 * MS, 300);
     observe(busy, key, 2 * MS, 300);
@@ -416,9 +418,14 @@ class HistogramPredictorTest {
   void predict_keyNearABoundary_keepsItsLevelInsideTheBand() {
     // A wide band (50%) so that the 26% bins cannot hide the effect; the exact 10% margin is tested
     // on levelOf.
-    // Boundaries published once and then frozen, so only the key moves.
+    // Boundaries published once and then frozen, so only the key moves; no shift run, which would
+    // forget the held level when the key moves by more than an octave.
     PredictorConfig wide =
-        PredictorConfig.builder().tierHysteresis(0.5).boundaryRefreshEvery(1_000_000).build();
+        PredictorConfig.builder()
+            .tierHysteresis(0.5)
+            .boundaryRefreshEvery(1_000_000)
+            .shiftRun(0)
+            .build();
     HistogramPredictor held = predictor(wide);
     HistogramPredictor unheld = predictor(wide.toBuilder().tierHysteresis(0).build());
     String key = Keys.of("shop", "borderline");

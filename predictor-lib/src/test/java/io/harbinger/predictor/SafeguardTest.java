@@ -58,10 +58,14 @@ class SafeguardTest {
     assertThat(recoveredAfter).isBetween(2, 64);
   }
 
-  /** Per-key gates loosened so that only the global safeguard can catch an inversion. */
+  /**
+   * Per-key gates loosened, and no shift run, so that only the global safeguard can catch an
+   * inversion.
+   */
   private static PredictorConfig globalOnly() {
     return PredictorConfig.builder()
         .keyGuard(false)
+        .shiftRun(0)
         .maxSpreadRatio(10_000)
         .demoteUntrusted(false)
         .build();

@@ -3,6 +3,8 @@ package io.harbinger.predictor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class ShiftRunTest {
@@ -84,6 +86,30 @@ class ShiftRunTest {
     Prediction b = p.predict(bimodal);
     assertThat(b.outcome()).isEqualTo(Outcome.SPREAD);
     assertThat(b.level()).isEqualTo(2);
+  }
+
+  @Test
+  void defaults_haveAShiftRunOfEight_andLeaveTheBimodalKeyDrawnAtRandomAlone() {
+    assertThat(PredictorConfig.defaults().shiftRun())
+        .isEqualTo(PredictorConfig.DEFAULT_SHIFT_RUN)
+        .isEqualTo(8);
+    HistogramPredictor p =
+        new HistogramPredictor(PredictorConfig.defaults(), ticker, Mode.PREDICTIVE);
+    warm(p, 100);
+    String bimodal = Keys.of("shop", "bimodal");
+    // Section 3.5's key with its slow 8% drawn at random, so that slow jobs do cluster: eight in a
+    // row come with probability 0.08^8, about once in 600 million observations.
+    SplittableRandom random = new SplittableRandom(18);
+    for (int i = 0; i < 20_000; i++) {
+      p.observe(bimodal, random.nextDouble() < 0.08 ? 3000 * MS : 3 * MS);
+      if (i % 100 == 0) {
+        warm(p, 1);
+      }
+      ticker.advance(Duration.ofMillis(5));
+    }
+
+    assertThat(p.stats().rebases()).isZero();
+    assertThat(p.predict(bimodal).outcome()).isEqualTo(Outcome.SPREAD);
   }
 
   @Test

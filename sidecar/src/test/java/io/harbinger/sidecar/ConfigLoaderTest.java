@@ -109,8 +109,9 @@ class ConfigLoaderTest {
   @Test
   void load_shiftRun_isReadAndGarbageIsNamed() throws Exception {
     ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
-    Path file = yaml("predictor:\n  shift-run: 8\n");
-    assertThat(defaults.load(Optional.of(file)).predictor().shiftRun()).isEqualTo(8);
+    assertThat(defaults.load(Optional.empty()).predictor().shiftRun()).isEqualTo(8);
+    Path file = yaml("predictor:\n  shift-run: 0\n");
+    assertThat(defaults.load(Optional.of(file)).predictor().shiftRun()).isZero();
     assertThat(problemsOf(plain, "predictor:\n  shift-run: 1001\n").problems())
         .containsExactly("predictor.shift-run must be in [0, 1000]: 1001");
     assertThat(problemsOf(plain, "predictor:\n  shift-run: often\n").problems())

@@ -81,11 +81,13 @@ class SafeguardSidecarTest {
 
   @Test
   void watchRoutes_whileTheSafeguardHolds_publishesShadowModeAndTheReason() throws Exception {
-    // Per-key gates loosened, so that only the global safeguard can catch the inversion.
+    // Per-key gates loosened, and no shift run, so that only the global safeguard can catch the
+    // inversion.
     start(
         "predictor.key-guard", "false",
         "predictor.max-spread-ratio", "10000",
-        "predictor.demote-untrusted", "false");
+        "predictor.demote-untrusted", "false",
+        "predictor.shift-run", "0");
     sidecar.reports().ingest(SidecarTestSupport.threeTypes(120));
     SafeguardInfo s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
     int rounds = 0;

@@ -101,6 +101,19 @@ final class RabbitArm implements BenchArm {
    */
   static final int SHIFT_RUN = 8;
 
+  /**
+   * Returns the shift run a predictive policy's predictor uses: none for the paper's and today's
+   * predictor (decay alone follows a change, seed paper section 3.4), {@link #SHIFT_RUN} for {@link
+   * Policy#PREDICTIVE_SHIFT}, and the default for the others.
+   */
+  static int shiftRun(Policy policy) {
+    return switch (policy) {
+      case PREDICTIVE_PAPER, PREDICTIVE_TODAY -> 0;
+      case PREDICTIVE_SHIFT -> SHIFT_RUN;
+      default -> PredictorConfig.DEFAULT_SHIFT_RUN;
+    };
+  }
+
   private final String name;
   private final Policy policy;
   private final int levels;
@@ -117,11 +130,12 @@ final class RabbitArm implements BenchArm {
    *     queue, or quorum queue on that layout), a static map, {@link Policy#ORACLE} (the job's
    *     planned-cost tertile), {@link Policy#NAIVE} (the naive median), {@link Policy#PREDICTIVE}
    *     (an embedded router), {@link Policy#PREDICTIVE_PAPER} (the same, every untrusted key at the
-   *     default level), {@link Policy#PREDICTIVE_TODAY} (the same, without the safeguards and
-   *     borrowing), {@link Policy#PREDICTIVE_SIZED} (the same, with size bins and each job's size
-   *     hint), {@link Policy#PREDICTIVE_SHIFT} (the same as {@link Policy#PREDICTIVE}, with a shift
-   *     run of 8), {@link Policy#SHADOW} (learning and stamping, never setting the priority) or
-   *     {@link Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
+   *     default level, no shift run), {@link Policy#PREDICTIVE_TODAY} (the same, without the
+   *     safeguards, borrowing and the shift run), {@link Policy#PREDICTIVE_SIZED} (the same, with
+   *     size bins and each job's size hint), {@link Policy#PREDICTIVE_SHIFT} (the same as {@link
+   *     Policy#PREDICTIVE}, with a shift run of 8, which is now the default), {@link Policy#SHADOW}
+   *     (learning and stamping, never setting the priority) or {@link Policy#SIDECAR} (a sidecar's
+   *     route table: the deployment of DESIGN.md)
    * @param levels the levels, in [2, 10]; 3 for the static maps
    * @param map the job-type map of a static policy, else null
    */
@@ -322,7 +336,7 @@ final class RabbitArm implements BenchArm {
                     .safeguard(guarded)
                     .borrowFromProducer(guarded)
                     .sizeBins(policy == Policy.PREDICTIVE_SIZED)
-                    .shiftRun(policy == Policy.PREDICTIVE_SHIFT ? SHIFT_RUN : 0)
+                    .shiftRun(shiftRun(policy))
                     .build(),
                 Ticker.SYSTEM,
                 Mode.PREDICTIVE);

@@ -9,39 +9,59 @@ import java.util.stream.Collectors;
  * The predictor configurations the simulator can compare, by name ({@code simulate --predictors
  * today,new}).
  *
- * <p>{@link #TODAY} is the predictor before the safeguards and borrowing: seed paper Table 1 with
- * untrusted keys placed by their evidence. {@link #NEW} is {@link PredictorConfig#defaults()} with
- * fixed idle limits: the per-key and global safeguards and producer borrowing on. {@link #GLOBAL}
- * is today's predictor with only the global safeguard added. {@link #REACH} adds idle limits
- * relative to each key's own gaps ({@code relativeIdle} 10), which is opt-in. {@link #SHIFT} adds
- * the shift run ({@code shiftRun} 8), also opt-in. {@link #FEW} places a cold key with at least 3
- * observations by its highest one when that is short ({@code promoteColdAfter} 3, opt-in), and
- * {@link #REACH_FEW} does both that and {@link #REACH}'s idle limits.
+ * <p>{@link #DEFAULT} is {@link PredictorConfig#defaults()}, whatever they are. The others pin
+ * every choice they compare, so that a committed replay keeps its figures when a default changes.
+ * {@link #TODAY} is the predictor before the safeguards and borrowing: seed paper Table 1 with
+ * untrusted keys placed by their evidence. {@link #NEW} adds the per-key and global safeguards and
+ * producer borrowing, with fixed idle limits and no shift run: the defaults until the shift run
+ * became one. {@link #GLOBAL} is today's predictor with only the global safeguard added. {@link
+ * #REACH} adds idle limits relative to each key's own gaps ({@code relativeIdle} 10), which is
+ * opt-in. {@link #SHIFT} adds the shift run ({@code shiftRun} 8), now the default. {@link #FEW}
+ * places a cold key with at least 3 observations by its highest one when that is short ({@code
+ * promoteColdAfter} 3, opt-in), and {@link #REACH_FEW} does both that and {@link #REACH}'s idle
+ * limits. Only {@link #DEFAULT} and {@link #SHIFT} have the shift run.
  */
 public enum PredictorProfile {
+  /** The product's defaults as they are. */
+  DEFAULT(PredictorConfig.defaults()),
   /** The predictor without the safeguards and borrowing. */
   TODAY(
-      PredictorConfig.builder().keyGuard(false).safeguard(false).borrowFromProducer(false).build()),
+      PredictorConfig.builder()
+          .keyGuard(false)
+          .safeguard(false)
+          .borrowFromProducer(false)
+          .shiftRun(0)
+          .build()),
   /** Today's predictor with the global safeguard alone, to show what it does by itself. */
   GLOBAL(
-      PredictorConfig.builder().keyGuard(false).safeguard(true).borrowFromProducer(false).build()),
-  /** The product's defaults: both safeguards and producer borrowing, fixed idle limits. */
-  NEW(PredictorConfig.builder().relativeIdle(0).build()),
-  /** The defaults with idle limits relative to each key's own time scale. */
-  REACH(PredictorConfig.builder().relativeIdle(10).build()),
-  /** The defaults with a key's history replaced after a run of 8 one-sided observations. */
+      PredictorConfig.builder()
+          .keyGuard(false)
+          .safeguard(true)
+          .borrowFromProducer(false)
+          .shiftRun(0)
+          .build()),
+  /** Both safeguards and producer borrowing, fixed idle limits, no shift run. */
+  NEW(PredictorConfig.builder().relativeIdle(0).shiftRun(0).build()),
+  /** {@link #NEW} with idle limits relative to each key's own time scale. */
+  REACH(PredictorConfig.builder().relativeIdle(10).shiftRun(0).build()),
+  /** {@link #NEW} with a key's history replaced after a run of 8 one-sided observations. */
   SHIFT(PredictorConfig.builder().relativeIdle(0).shiftRun(8).build()),
-  /** The defaults with a cold key placed by its highest of at least 3 observations. */
-  FEW(PredictorConfig.builder().relativeIdle(0).promoteColdAfter(3).build()),
+  /** {@link #NEW} with a cold key placed by its highest of at least 3 observations. */
+  FEW(PredictorConfig.builder().relativeIdle(0).shiftRun(0).promoteColdAfter(3).build()),
   /** Relative idle limits and cold keys placed by their highest of at least 3 observations. */
-  REACH_FEW(PredictorConfig.builder().relativeIdle(10).promoteColdAfter(3).build()),
-  /** The defaults with the tail guard at 2x. */
-  TAIL(PredictorConfig.builder().relativeIdle(0).tailLimit(2).build()),
-  /** The defaults with the tail guard at 1.5x. */
-  TAIL15(PredictorConfig.builder().relativeIdle(0).tailLimit(1.5).build()),
+  REACH_FEW(PredictorConfig.builder().relativeIdle(10).shiftRun(0).promoteColdAfter(3).build()),
+  /** {@link #NEW} with the tail guard at 2x. */
+  TAIL(PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailLimit(2).build()),
+  /** {@link #NEW} with the tail guard at 1.5x. */
+  TAIL15(PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailLimit(1.5).build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(
-      PredictorConfig.builder().relativeIdle(10).promoteColdAfter(3).tailLimit(2).build());
+      PredictorConfig.builder()
+          .relativeIdle(10)
+          .shiftRun(0)
+          .promoteColdAfter(3)
+          .tailLimit(2)
+          .build());
 
   private final PredictorConfig config;
 
@@ -62,7 +82,8 @@ public enum PredictorProfile {
   /**
    * Returns the profile of a name.
    *
-   * @param name a profile's label (today, global, new, reach, shift, few, reach_few), in any case
+   * @param name a profile's label (default, today, global, new, reach, shift, few, reach_few, tail,
+   *     tail15, reach_few_tail), in any case
    * @return the profile
    * @throws IllegalArgumentException for any other name, listing the names
    */

@@ -86,10 +86,11 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(
       names = "--predictors",
       split = ",",
-      defaultValue = "new",
+      defaultValue = "default",
       description =
-          "predictor profiles (today, global, new, reach, shift): predictive arms run under each; the first keeps"
-              + " the arm names, the others are named ARM@PROFILE (default ${DEFAULT-VALUE})")
+          "predictor profiles (default: the product's defaults; today, global, new, reach, shift, few,"
+              + " reach_few, tail, tail15, reach_few_tail): predictive arms run under each; the first"
+              + " keeps the arm names, the others are named ARM@PROFILE (default ${DEFAULT-VALUE})")
   private List<String> predictorNames;
 
   @Option(

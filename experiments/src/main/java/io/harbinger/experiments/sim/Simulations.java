@@ -38,7 +38,7 @@ public final class Simulations {
    */
   public static SimulationReport run(
       SimInput input, List<ArmDefinition> arms, long seed, String command) {
-    return run(input, arms, seed, command, List.of(PredictorProfile.NEW));
+    return run(input, arms, seed, command, List.of(PredictorProfile.DEFAULT));
   }
 
   /**

@@ -11,6 +11,17 @@ import org.junit.jupiter.api.Test;
 class ArmsTest {
 
   @Test
+  void shiftRun_isTheDefaultExceptForThePapersAndTodaysPredictor() {
+    assertThat(RabbitArm.shiftRun(Policy.PREDICTIVE))
+        .isEqualTo(io.harbinger.predictor.PredictorConfig.DEFAULT_SHIFT_RUN)
+        .isEqualTo(RabbitArm.shiftRun(Policy.PREDICTIVE_SHIFT))
+        .isEqualTo(RabbitArm.shiftRun(Policy.PREDICTIVE_SIZED))
+        .isEqualTo(8);
+    assertThat(RabbitArm.shiftRun(Policy.PREDICTIVE_PAPER)).isZero();
+    assertThat(RabbitArm.shiftRun(Policy.PREDICTIVE_TODAY)).isZero();
+  }
+
+  @Test
   void names_listEveryArmOfTheIssue() {
     assertThat(BenchArms.names())
         .containsExactly(
