@@ -47,6 +47,7 @@ public final class Arms {
     rabbit("rabbitmq-predictive-today", Policy.PREDICTIVE_TODAY);
     rabbit("rabbitmq-predictive-sized", Policy.PREDICTIVE_SIZED);
     rabbit("rabbitmq-predictive-shift", Policy.PREDICTIVE_SHIFT);
+    rabbit("rabbitmq-predictive-budget", Policy.PREDICTIVE_BUDGET);
     quorumPriorities("rabbitmq-predictive-quorum", Policy.PREDICTIVE);
     lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
     lanes(

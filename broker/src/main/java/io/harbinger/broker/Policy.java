@@ -54,6 +54,12 @@ public enum Policy {
    * that measured it against the predictor without it.
    */
   PREDICTIVE_SHIFT("predictive-shift"),
+  /**
+   * As {@link #PREDICTIVE}, with a tail budget of 1.25 ({@code tailBudget}): the boundary above the
+   * last level is raised while Cobham's estimate of that level's mean wait stays within 1.25 times
+   * FIFO's.
+   */
+  PREDICTIVE_BUDGET("predictive-budget"),
   /** As {@link #PREDICTIVE}, the predictor having first observed a trace's history. */
   PREDICTIVE_WARM("predictive-warm"),
   /** The predictor predicts and learns, but every message takes the default level. */
@@ -129,6 +135,7 @@ public enum Policy {
           PREDICTIVE_TODAY,
           PREDICTIVE_SIZED,
           PREDICTIVE_SHIFT,
+          PREDICTIVE_BUDGET,
           SIDECAR,
           NAIVE ->
           false;
@@ -168,6 +175,7 @@ public enum Policy {
           PREDICTIVE_TODAY,
           PREDICTIVE_SIZED,
           PREDICTIVE_SHIFT,
+          PREDICTIVE_BUDGET,
           SIDECAR,
           NAIVE ->
           throw new IllegalArgumentException("policy " + label + " does not run on the broker");

@@ -35,6 +35,7 @@ public enum RunsOn {
                 PREDICTIVE_TODAY,
                 PREDICTIVE_SIZED,
                 PREDICTIVE_SHIFT,
+                PREDICTIVE_BUDGET,
                 SHADOW,
                 SIDECAR,
                 ORACLE,

@@ -130,6 +130,68 @@ final class DurationHistogram {
   }
 
   /**
+   * Returns the duration below which a share of the work lies: of the sum of weight times duration,
+   * each bin's durations taken at its midpoint and spread evenly across it.
+   *
+   * @param share in [0, 1]
+   * @return nanoseconds, or NaN when the histogram holds no weight
+   */
+  double workQuantile(double share) {
+    double work = 0;
+    for (int b = 0; b < bins.length; b++) {
+      work += bins[b] * midpoint(b);
+    }
+    if (!(work > 0)) {
+      return total > 0 ? quantile(share) : Double.NaN;
+    }
+    double target = share * work;
+    double cumulative = 0;
+    int last = -1;
+    for (int b = 0; b < bins.length; b++) {
+      double w = bins[b] * midpoint(b);
+      if (w <= 0) {
+        continue;
+      }
+      last = b;
+      if (cumulative + w >= target) {
+        double fraction = Math.min(1, Math.max(0, (target - cumulative) / w));
+        double lower = HistogramLayout.lowerEdge(b);
+        return lower + fraction * (HistogramLayout.upperEdge(b) - lower);
+      }
+      cumulative += w;
+    }
+    return HistogramLayout.upperEdge(last);
+  }
+
+  /**
+   * Returns the share of the weight at or below a duration, interpolated linearly within its bin;
+   * the inverse of {@link #quantile}.
+   *
+   * @param nanos a duration
+   * @return in [0, 1]; NaN when the histogram holds no weight
+   */
+  double shareAtOrBelow(double nanos) {
+    if (!(total > 0)) {
+      return Double.NaN;
+    }
+    double cumulative = 0;
+    for (int b = 0; b < bins.length; b++) {
+      double lower = HistogramLayout.lowerEdge(b);
+      double upper = HistogramLayout.upperEdge(b);
+      if (nanos < lower) {
+        break;
+      }
+      double w = bins[b];
+      cumulative += nanos >= upper ? w : w * (nanos - lower) / (upper - lower);
+    }
+    return Math.min(1, cumulative / total);
+  }
+
+  private static double midpoint(int bin) {
+    return (HistogramLayout.lowerEdge(bin) + HistogramLayout.upperEdge(bin)) / 2;
+  }
+
+  /**
    * Returns the weighted mean.
    *
    * @return nanoseconds, or NaN when empty

@@ -3,10 +3,13 @@ package io.harbinger.predictor;
 /**
  * The histogram of every accepted observation, whose quantiles are the level boundaries.
  *
- * <p>Implementation notes: seed paper equation 2 and spec/harbinger-reference.md section 1.4. The
- * first boundaries are published once the pooled count reaches {@code boundaryMinObservations};
- * after that they are recomputed whenever the count is a multiple of {@code boundaryRefreshEvery}.
- * A recomputed boundary within the hysteresis of its published value keeps the published value; a
+ * <p>Implementation notes: seed paper equation 2 and spec/harbinger-reference.md section 1.4, the
+ * boundaries at the equal quantiles of the pooled observations. With a tail budget ({@link
+ * PredictorConfig#tailBudget}, a departure from equation 2) the last boundary is set by the pooled
+ * work instead, so that the last level's estimated mean wait stays within the budget. The first
+ * boundaries are published once the pooled count reaches {@code boundaryMinObservations}; after
+ * that they are recomputed whenever the count is a multiple of {@code boundaryRefreshEvery}. A
+ * recomputed boundary within the hysteresis of its published value keeps the published value; a
  * list that is not strictly increasing is dropped and counted.
  *
  * <p>Assumptions and guarantees: thread-safe. {@link #add} holds this object's lock for one
@@ -20,6 +23,7 @@ final class PooledHistogram {
   private final int minObservations;
   private final int refreshEvery;
   private final double hysteresis;
+  private final double workShareAbove;
 
   private volatile Boundaries published;
   private volatile double median = Double.NaN;
@@ -32,6 +36,20 @@ final class PooledHistogram {
     minObservations = config.boundaryMinObservations();
     refreshEvery = config.boundaryRefreshEvery();
     hysteresis = config.boundaryHysteresis();
+    workShareAbove = workShareAbove(config);
+  }
+
+  /**
+   * Returns the share of the work the levels above the last may take under a tail budget T at load
+   * rho: by Cobham's formula the last level waits 1 / (1 - s) times FIFO's mean wait when the
+   * levels served before it carry a load s, so s = 1 - 1/T, a share (1 - 1/T) / rho of the work; 0
+   * without a budget.
+   */
+  static double workShareAbove(PredictorConfig config) {
+    if (config.tailBudget() == 0) {
+      return 0;
+    }
+    return Math.min(1, (1 - 1 / config.tailBudget()) / config.safeguardLoad());
   }
 
   synchronized void add(double nanos) {
@@ -75,12 +93,37 @@ final class PooledHistogram {
     median = histogram.total > 0 ? histogram.quantile(0.5) : Double.NaN;
   }
 
-  private void refresh() {
-    median = histogram.quantile(0.5);
+  /** Seed paper equation 2: the boundaries at the equal quantiles of the pooled observations. */
+  private double[] equalQuantiles() {
     double[] next = new double[levels - 1];
     for (int j = 1; j < levels; j++) {
       next[j - 1] = histogram.quantile((double) j / levels);
     }
+    return next;
+  }
+
+  /**
+   * The tail budget: the last boundary where the shorter durations carry the budgeted share of the
+   * pooled work, never below the equal quantile, and the others at the equal quantiles of the
+   * observations below it.
+   */
+  private double[] budgeted() {
+    double[] next = new double[levels - 1];
+    double top =
+        Math.max(
+            histogram.workQuantile(workShareAbove),
+            histogram.quantile((double) (levels - 1) / levels));
+    double below = histogram.shareAtOrBelow(top);
+    for (int j = 1; j < levels - 1; j++) {
+      next[j - 1] = histogram.quantile(below * j / (levels - 1));
+    }
+    next[levels - 2] = top;
+    return next;
+  }
+
+  private void refresh() {
+    median = histogram.quantile(0.5);
+    double[] next = workShareAbove > 0 ? budgeted() : equalQuantiles();
     Boundaries old = published;
     if (old != null) {
       for (int j = 0; j < next.length; j++) {

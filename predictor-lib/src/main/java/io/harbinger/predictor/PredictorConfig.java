@@ -83,6 +83,13 @@ import java.util.Objects;
  *     (Cobham, at {@code safeguardLoad}), keys placed below the default level are routed at the
  *     default level, until the estimate falls below 0.9 of the limit; acts only with {@code
  *     safeguard} on; zero turns it off; 0 or in [1, 100]
+ * @param tailBudget when positive, the boundary above the last level is set so that the last
+ *     level's mean wait, by Cobham's formula at {@code safeguardLoad}, is at most this many times
+ *     FIFO's: the levels above it take the shortest durations that carry a share {@code (1 -
+ *     1/tailBudget) / safeguardLoad} of the pooled work, and the boundaries below it split those
+ *     durations' observations equally; the last boundary is never set below the equal quantile, so
+ *     a budget only lets the levels above take more; zero keeps every boundary at the equal
+ *     quantiles of the pooled observations (seed paper equation 2); 0 or in (1, 100]
  */
 public record PredictorConfig(
     int levels,
@@ -120,7 +127,8 @@ public record PredictorConfig(
     double relativeIdle,
     int shiftRun,
     int promoteColdAfter,
-    double tailLimit) {
+    double tailLimit,
+    double tailBudget) {
 
   /** Fewest levels allowed. */
   public static final int MIN_LEVELS = 2;
@@ -225,6 +233,9 @@ public record PredictorConfig(
     if (!(tailLimit == 0 || (tailLimit >= 1 && tailLimit <= 100))) {
       throw new IllegalArgumentException("tailLimit must be 0 or in [1, 100]: " + tailLimit);
     }
+    if (!(tailBudget == 0 || (tailBudget > 1 && tailBudget <= 100))) {
+      throw new IllegalArgumentException("tailBudget must be 0 or in (1, 100]: " + tailBudget);
+    }
   }
 
   /**
@@ -328,6 +339,7 @@ public record PredictorConfig(
     private int shiftRun = DEFAULT_SHIFT_RUN;
     private int promoteColdAfter;
     private double tailLimit;
+    private double tailBudget;
 
     private Builder() {}
 
@@ -368,6 +380,7 @@ public record PredictorConfig(
       shiftRun = c.shiftRun;
       promoteColdAfter = c.promoteColdAfter;
       tailLimit = c.tailLimit;
+      tailBudget = c.tailBudget;
     }
 
     /**
@@ -770,6 +783,18 @@ public record PredictorConfig(
     }
 
     /**
+     * Sets the bound on the last level's estimated wait against FIFO's that places the boundary
+     * above it.
+     *
+     * @param value 0 (off: equal quantiles) or in (1, 100]
+     * @return this builder
+     */
+    public Builder tailBudget(double value) {
+      tailBudget = value;
+      return this;
+    }
+
+    /**
      * Builds and validates the configuration.
      *
      * @return the configuration
@@ -812,7 +837,8 @@ public record PredictorConfig(
           relativeIdle,
           shiftRun,
           promoteColdAfter,
-          tailLimit);
+          tailLimit,
+          tailBudget);
     }
   }
 }

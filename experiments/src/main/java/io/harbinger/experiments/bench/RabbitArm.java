@@ -114,6 +114,9 @@ final class RabbitArm implements BenchArm {
     };
   }
 
+  /** The tail budget of {@link Policy#PREDICTIVE_BUDGET}: the all-message P99 guardrail. */
+  static final double TAIL_BUDGET = 1.25;
+
   private final String name;
   private final Policy policy;
   private final int levels;
@@ -133,7 +136,8 @@ final class RabbitArm implements BenchArm {
    *     default level, no shift run), {@link Policy#PREDICTIVE_TODAY} (the same, without the
    *     safeguards, borrowing and the shift run), {@link Policy#PREDICTIVE_SIZED} (the same, with
    *     size bins and each job's size hint), {@link Policy#PREDICTIVE_SHIFT} (the same as {@link
-   *     Policy#PREDICTIVE}, with a shift run of 8, which is now the default), {@link Policy#SHADOW}
+   *     Policy#PREDICTIVE}, with a shift run of 8, which is now the default), {@link
+   *     Policy#PREDICTIVE_BUDGET} (the same, with a tail budget of 1.25), {@link Policy#SHADOW}
    *     (learning and stamping, never setting the priority) or {@link Policy#SIDECAR} (a sidecar's
    *     route table: the deployment of DESIGN.md)
    * @param levels the levels, in [2, 10]; 3 for the static maps
@@ -325,7 +329,8 @@ final class RabbitArm implements BenchArm {
           || policy == Policy.PREDICTIVE_PAPER
           || policy == Policy.PREDICTIVE_TODAY
           || policy == Policy.PREDICTIVE_SIZED
-          || policy == Policy.PREDICTIVE_SHIFT) {
+          || policy == Policy.PREDICTIVE_SHIFT
+          || policy == Policy.PREDICTIVE_BUDGET) {
         boolean guarded = policy != Policy.PREDICTIVE_TODAY;
         HistogramPredictor predictor =
             new HistogramPredictor(
@@ -337,6 +342,7 @@ final class RabbitArm implements BenchArm {
                     .borrowFromProducer(guarded)
                     .sizeBins(policy == Policy.PREDICTIVE_SIZED)
                     .shiftRun(shiftRun(policy))
+                    .tailBudget(policy == Policy.PREDICTIVE_BUDGET ? TAIL_BUDGET : 0)
                     .build(),
                 Ticker.SYSTEM,
                 Mode.PREDICTIVE);

@@ -54,6 +54,8 @@ public enum PredictorProfile {
   TAIL(PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailLimit(2).build()),
   /** {@link #NEW} with the tail guard at 1.5x. */
   TAIL15(PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailLimit(1.5).build()),
+  /** The product's defaults with the last boundary set by a tail budget of 1.25. */
+  BUDGET(PredictorConfig.builder().tailBudget(1.25).build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(
       PredictorConfig.builder()

@@ -40,6 +40,7 @@ class ArmsTest {
             "rabbitmq-predictive-today",
             "rabbitmq-predictive-sized",
             "rabbitmq-predictive-shift",
+            "rabbitmq-predictive-budget",
             "rabbitmq-predictive-quorum",
             "rabbitmq-lanes",
             "rabbitmq-lanes-quorum",
