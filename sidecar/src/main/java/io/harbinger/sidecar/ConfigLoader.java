@@ -413,6 +413,7 @@ public final class ConfigLoader {
         () -> r.integer("predictor.promote-cold-after", 0, 1000),
         b::promoteColdAfter);
     r.with("predictor.tail-limit", () -> r.number("predictor.tail-limit"), b::tailLimit);
+    r.with("predictor.tail-budget", () -> r.number("predictor.tail-budget"), b::tailBudget);
     try {
       return b.build();
     } catch (IllegalArgumentException e) {

@@ -119,6 +119,18 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void load_tailBudget_isOffByDefaultReadAndOutOfRangeIsNamed() throws Exception {
+    ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
+    assertThat(defaults.load(Optional.empty()).predictor().tailBudget()).isZero();
+    Path file = yaml("predictor:\n  tail-budget: 1.25\n");
+    assertThat(defaults.load(Optional.of(file)).predictor().tailBudget()).isEqualTo(1.25);
+    assertThat(problemsOf(plain, "predictor:\n  tail-budget: 1\n").problems())
+        .contains("predictor: tailBudget must be 0 or in (1, 100]: 1.0");
+    assertThat(problemsOf(plain, "predictor:\n  tail-budget: loose\n").problems())
+        .anyMatch(p -> p.startsWith("predictor.tail-budget") && p.contains("loose"));
+  }
+
+  @Test
   void load_promoteColdAfter_isReadAndOutOfRangeIsNamed() throws Exception {
     ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
     Path file = yaml("predictor:\n  promote-cold-after: 3\n");

@@ -7,9 +7,9 @@ import java.util.OptionalDouble;
 
 /**
  * Every gate of the project, defined once: the production-flow gate of each compared arm (reference
- * section 6.2), the project's targets for {@code rabbitmq-predictive}, and the simulation gates A
- * and B of the trace replays (reference sections 6.3 and 6.4). Each returns the criteria; {@code
- * stats.Gate} judges them. Stateless and thread-safe.
+ * section 6.2), the project's targets for the adapter's arms, and the simulation gates A and B of
+ * the trace replays (reference sections 6.3 and 6.4). Each returns the criteria; {@code stats.Gate}
+ * judges them. Stateless and thread-safe.
  */
 public final class Gates {
 
@@ -59,19 +59,35 @@ public final class Gates {
   }
 
   /**
-   * Returns the project's targets for {@code rabbitmq-predictive}, for the arms present: mean at
-   * most -50% and short-class P50 at most -85% against {@code rabbitmq-fifo}, P99 at most 1.25x,
-   * export max wait at most 2x, nothing lost, a lower mean than {@code rabbitmq-static-tuned}, and
-   * a mean change against FIFO at most 2 points short of {@code rabbitmq-oracle}'s (T7).
+   * The arms the project's targets are judged for, when present: the default adapter and the opt-in
+   * tail budget, the candidate for the default.
+   */
+  public static final List<String> TARGET_ARMS =
+      List.of("rabbitmq-predictive", "rabbitmq-predictive-budget");
+
+  /**
+   * Returns the project's targets for each arm of {@link #TARGET_ARMS} present: mean at most -50%
+   * and short-class P50 at most -85% against {@code rabbitmq-fifo}, P99 at most 1.25x, export max
+   * wait at most 2x, nothing lost, a lower mean than {@code rabbitmq-static-tuned}, and a mean
+   * change against FIFO at most 2 points short of {@code rabbitmq-oracle}'s (T7).
    *
    * @param arms the arms of the run
-   * @return the criteria, empty when {@code rabbitmq-predictive} or {@code rabbitmq-fifo} is absent
+   * @return the criteria, arm by arm; empty when no target arm or {@code rabbitmq-fifo} is absent
    */
   public static List<Criterion> targets(List<String> arms) {
-    String arm = "rabbitmq-predictive";
+    List<Criterion> out = new ArrayList<>();
+    for (String arm : TARGET_ARMS) {
+      if (arms.contains(arm)) {
+        out.addAll(targets(arms, arm));
+      }
+    }
+    return out;
+  }
+
+  private static List<Criterion> targets(List<String> arms, String arm) {
     String fifo = "rabbitmq-fifo";
     List<Criterion> out = new ArrayList<>();
-    if (!arms.contains(arm) || !arms.contains(fifo)) {
+    if (!arms.contains(fifo)) {
       return out;
     }
     out.add(new Criterion.Improvement("T1", RunMetrics.MEAN_MS, arm, fifo, -0.50));

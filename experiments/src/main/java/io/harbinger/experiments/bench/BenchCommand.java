@@ -9,6 +9,7 @@ import io.harbinger.experiments.analysis.RunMetrics;
 import io.harbinger.experiments.stats.Criterion;
 import io.harbinger.experiments.stats.GateResult;
 import io.harbinger.experiments.stats.PercentileBootstrap;
+import io.harbinger.experiments.stats.Verdict;
 import io.harbinger.experiments.workload.Calibration;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.KernelCalibration;
@@ -568,9 +569,15 @@ public final class BenchCommand implements Callable<Integer> {
     }
     GateResult targets = report.secondary();
     if (targets != null) {
-      outWriter.printf(
-          "project targets for rabbitmq-predictive: %s%n",
-          targets.passed() ? "PASSED" : "NOT PASSED");
+      for (String arm : Gates.TARGET_ARMS) {
+        List<Verdict> ofArm =
+            targets.verdicts().stream().filter(v -> v.criterion().arm().equals(arm)).toList();
+        if (!ofArm.isEmpty()) {
+          outWriter.printf(
+              "project targets for %s: %s%n",
+              arm, new GateResult(ofArm).passed() ? "PASSED" : "NOT PASSED");
+        }
+      }
     }
     outWriter.flush();
     if (!losses.isEmpty()) {
@@ -583,7 +590,7 @@ public final class BenchCommand implements Callable<Integer> {
   }
 
   /**
-   * Returns the project's targets for {@code rabbitmq-predictive}, for the arms present.
+   * Returns the project's targets for the adapter's arms, for the arms present.
    *
    * @param arms the arms of the run
    * @return the criteria ({@link Gates#targets})

@@ -264,6 +264,36 @@ class BenchCommandTest {
   }
 
   @Test
+  void projectTargets_withTheBudgetArm_judgesItBesideTheDefault() {
+    List<Criterion> targets =
+        BenchCommand.projectTargets(
+            List.of(
+                "rabbitmq-fifo",
+                "rabbitmq-oracle",
+                "rabbitmq-predictive-budget",
+                "rabbitmq-predictive"));
+
+    assertThat(targets).hasSize(12);
+    assertThat(targets.subList(0, 6)).allMatch(c -> c.arm().equals("rabbitmq-predictive"));
+    assertThat(targets.subList(6, 12)).allMatch(c -> c.arm().equals("rabbitmq-predictive-budget"));
+    assertThat(targets.getLast())
+        .isEqualTo(
+            new Criterion.GapToReference(
+                "T7",
+                "mean_ms",
+                "rabbitmq-predictive-budget",
+                "rabbitmq-oracle",
+                "rabbitmq-fifo",
+                0.02));
+  }
+
+  @Test
+  void projectTargets_withoutFifo_judgesNothing() {
+    assertThat(BenchCommand.projectTargets(List.of("rabbitmq-predictive", "rabbitmq-oracle")))
+        .isEmpty();
+  }
+
+  @Test
   void plan_badWebhooks_exitsTwoNamingTheChoices() {
     assertThat(execute("--webhooks", "flaky")).isEqualTo(2);
     assertThat(err.toString()).contains("webhooks must be failing or succeeding: flaky");
