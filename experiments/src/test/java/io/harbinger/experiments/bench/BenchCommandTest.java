@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.harbinger.experiments.stats.Criterion;
+import io.harbinger.experiments.stats.Gate;
+import io.harbinger.experiments.stats.PercentileBootstrap;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.KernelCalibration;
 import io.harbinger.experiments.workload.Regime;
@@ -276,10 +278,16 @@ class BenchCommandTest {
     assertThat(targets).hasSize(12);
     assertThat(targets.subList(0, 6)).allMatch(c -> c.arm().equals("rabbitmq-predictive"));
     assertThat(targets.subList(6, 12)).allMatch(c -> c.arm().equals("rabbitmq-predictive-budget"));
+    assertThat(targets.subList(6, 12))
+        .extracting(Criterion::id)
+        .containsExactly(
+            "T1-budget", "T2-budget", "T3-budget", "T4-budget", "T5-budget", "T7-budget");
+    // One gate judges them all, so their ids must differ.
+    assertThat(new Gate(targets, new PercentileBootstrap(100, 1, 0.95)).criteria()).hasSize(12);
     assertThat(targets.getLast())
         .isEqualTo(
             new Criterion.GapToReference(
-                "T7",
+                "T7-budget",
                 "mean_ms",
                 "rabbitmq-predictive-budget",
                 "rabbitmq-oracle",
