@@ -83,7 +83,7 @@ public final class HarbingerAutoConfiguration {
       return new HarbingerBeanPostProcessor(connectionFactory, stamping, advice);
     }
 
-    /** The embedded router's predictor, with the defaults of the seed paper and these levels. */
+    /** The embedded router's predictor: the defaults, with these levels and this tail budget. */
     @Bean
     @ConditionalOnMissingBean(Predictor.class)
     @ConditionalOnProperty(
@@ -92,7 +92,10 @@ public final class HarbingerAutoConfiguration {
         matchIfMissing = true)
     Predictor harbingerPredictor(HarbingerProperties properties) {
       return new HistogramPredictor(
-          PredictorConfig.defaults().toBuilder().levels(properties.levels()).build(),
+          PredictorConfig.defaults().toBuilder()
+              .levels(properties.levels())
+              .tailBudget(properties.tailBudget())
+              .build(),
           Ticker.SYSTEM,
           Mode.PREDICTIVE);
     }

@@ -19,6 +19,7 @@ import org.springframework.validation.Validator;
  * <pre>
  * harbinger.mode=predictive
  * harbinger.levels=3
+ * harbinger.tail-budget=1.25
  * harbinger.router.kind=sidecar
  * harbinger.router.sidecar.address=harbinger-sidecar:50051
  * harbinger.router.sidecar.tls=true
@@ -36,6 +37,10 @@ import org.springframework.validation.Validator;
  * @param reportsExchange the fanout exchange duration reports go to, {@code harbinger.reports} by
  *     default
  * @param router where publish levels come from
+ * @param tailBudget the embedded router's tail budget ({@link PredictorConfig#tailBudget()}): 0
+ *     (the default) keeps the seed paper's equal boundaries; a value in (1, 100] raises the
+ *     boundary above the last level while that level's estimated mean wait stays within this many
+ *     times FIFO's. A sidecar router takes its own {@code predictor.tail-budget}
  */
 @ConfigurationProperties("harbinger")
 public record HarbingerProperties(
@@ -43,7 +48,8 @@ public record HarbingerProperties(
     @DefaultValue("3") int levels,
     @DefaultValue(HarbingerHeaders.DEFAULT_JOB_TYPE) String jobTypeHeader,
     @DefaultValue(HarbingerHeaders.REPORTS_EXCHANGE) String reportsExchange,
-    @DefaultValue Router router)
+    @DefaultValue Router router,
+    @DefaultValue("0") double tailBudget)
     implements Validator {
 
   /** What Harbinger does in the application. */
@@ -105,6 +111,11 @@ public record HarbingerProperties(
           "levels",
           "range",
           "must be in [" + PredictorConfig.MIN_LEVELS + ", " + PredictorConfig.MAX_LEVELS + "]");
+    }
+    try {
+      PredictorConfig.defaults().toBuilder().tailBudget(p.tailBudget).build();
+    } catch (IllegalArgumentException e) {
+      errors.rejectValue("tail-budget", "range", "must be 0 or in (1, 100]");
     }
     if (p.jobTypeHeader == null || p.jobTypeHeader.isBlank()) {
       errors.rejectValue("job-type-header", "empty", "must be a non-empty header name");

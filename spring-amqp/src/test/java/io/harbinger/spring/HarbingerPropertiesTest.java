@@ -3,6 +3,7 @@ package io.harbinger.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.harbinger.predictor.Predictor;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,8 @@ class HarbingerPropertiesTest {
       value = {
         "harbinger.levels=12 | harbinger.levels | must be in [2, 10]",
         "harbinger.levels=1 | harbinger.levels | must be in [2, 10]",
+        "harbinger.tail-budget=1 | harbinger.tail-budget | must be 0 or in (1, 100]",
+        "harbinger.tail-budget=101 | harbinger.tail-budget | must be 0 or in (1, 100]",
         "harbinger.job-type-header= | harbinger.job-type-header | must be a non-empty header name",
         "harbinger.reports-exchange= | harbinger.reports-exchange | must be a non-empty exchange name",
         "harbinger.router.kind=sidecar | harbinger.router.sidecar.address | must be set (host:port)"
@@ -96,6 +99,17 @@ class HarbingerPropertiesTest {
       assertThat(p.router().kind()).isEqualTo(HarbingerProperties.RouterKind.EMBEDDED);
       assertThat(p.router().sidecar().staleAfter()).hasSeconds(60);
       assertThat(context.getBean(HarbingerRuntime.class).options().shadow()).isTrue();
+    }
+  }
+
+  @Test
+  void start_tailBudget_reachesTheEmbeddedPredictorAndIsOffByDefault() {
+    try (ConfigurableApplicationContext context = start("harbinger.tail-budget=1.25")) {
+      assertThat(context.getBean(HarbingerProperties.class).tailBudget()).isEqualTo(1.25);
+      assertThat(context.getBean(Predictor.class).config().tailBudget()).isEqualTo(1.25);
+    }
+    try (ConfigurableApplicationContext context = start()) {
+      assertThat(context.getBean(Predictor.class).config().tailBudget()).isZero();
     }
   }
 
