@@ -20,6 +20,12 @@ public final class Gates {
   static final List<String> G3_METRICS =
       List.of(RunMetrics.NOT_COMPLETED, RunMetrics.DEAD_LETTERED, RunMetrics.SUBMIT_ERRORS);
 
+  /** The all-message P99 guardrail of the production flow (G1, T3), against FIFO's: 1.25x. */
+  public static final double P99_LIMIT = 1.25;
+
+  /** The longest export wait guardrail of the production flow (G2, T4), against FIFO's: 2x. */
+  public static final double EXPORT_WAIT_LIMIT = 2.0;
+
   /** How far the adapter's mean change against FIFO may trail the oracle's (T7): 2 points. */
   public static final double ORACLE_GAP_POINTS = 0.02;
 
@@ -47,13 +53,13 @@ public final class Gates {
         new Criterion.Improvement("P1", RunMetrics.MEAN_MS, arm, baseline, -0.15),
         new Criterion.Improvement("P2", RunMetrics.SHORT_P50_MS, arm, baseline, -0.30),
         new Criterion.MaxRatio(
-            "G1", RunMetrics.P99_MS, arm, baseline, 1.25, OptionalDouble.empty()),
+            "G1", RunMetrics.P99_MS, arm, baseline, P99_LIMIT, OptionalDouble.empty()),
         new Criterion.MaxRatio(
             "G2",
             RunMetrics.EXPORT_MAX_WAIT_MS,
             arm,
             baseline,
-            2.0,
+            EXPORT_WAIT_LIMIT,
             OptionalDouble.of(EXPORT_WAIT_CAP_MILLIS / timeScale)),
         new Criterion.NoLostWork("G3", arm, G3_METRICS));
   }
@@ -96,10 +102,15 @@ public final class Gates {
     out.add(new Criterion.Improvement("T2" + suffix, RunMetrics.SHORT_P50_MS, arm, fifo, -0.85));
     out.add(
         new Criterion.MaxRatio(
-            "T3" + suffix, RunMetrics.P99_MS, arm, fifo, 1.25, OptionalDouble.empty()));
+            "T3" + suffix, RunMetrics.P99_MS, arm, fifo, P99_LIMIT, OptionalDouble.empty()));
     out.add(
         new Criterion.MaxRatio(
-            "T4" + suffix, RunMetrics.EXPORT_MAX_WAIT_MS, arm, fifo, 2.0, OptionalDouble.empty()));
+            "T4" + suffix,
+            RunMetrics.EXPORT_MAX_WAIT_MS,
+            arm,
+            fifo,
+            EXPORT_WAIT_LIMIT,
+            OptionalDouble.empty()));
     out.add(
         new Criterion.NoLostWork(
             "T5" + suffix,

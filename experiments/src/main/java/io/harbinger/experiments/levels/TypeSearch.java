@@ -1,5 +1,6 @@
 package io.harbinger.experiments.levels;
 
+import io.harbinger.experiments.analysis.Gates;
 import io.harbinger.experiments.analysis.RunMetrics;
 import io.harbinger.experiments.workload.Calibration;
 import io.harbinger.experiments.workload.Job;
@@ -27,19 +28,14 @@ import java.util.Optional;
  * <p>The job types are ranked by their mean planned cost in the run (shortest expected first) and
  * every split of that ranking into {@code levels} contiguous groups is replayed ({@link
  * LevelsReplay}, the same flow and serving). The best split overall and the best that keeps the
- * guardrails (all-message P99 at most 1.25x FIFO's, longest {@code export_report} wait at most 2x)
- * are printed beside the oracle, which places each job by its own planned cost.
+ * guardrails (all-message P99 at most {@link Gates#P99_LIMIT} times FIFO's, longest {@code
+ * export_report} wait at most {@link Gates#EXPORT_WAIT_LIMIT} times) are printed beside the oracle,
+ * which places each job by its own planned cost.
  *
  * <p>Run: {@code java -cp "experiments/target/classes:$(cat experiments/target/classpath.txt)"
  * io.harbinger.experiments.levels.TypeSearch succeeding 3 11,22,33}.
  */
 public final class TypeSearch {
-
-  /** The all-message P99 guardrail, against FIFO. */
-  static final double P99_LIMIT = 1.25;
-
-  /** The longest export wait guardrail, against FIFO. */
-  static final double EXPORT_LIMIT = 2.0;
 
   private TypeSearch() {}
 
@@ -53,7 +49,7 @@ public final class TypeSearch {
    */
   record Split(int[] cuts, double change, double p99, double export) {
     boolean guarded() {
-      return p99 <= P99_LIMIT && export <= EXPORT_LIMIT;
+      return p99 <= Gates.P99_LIMIT && export <= Gates.EXPORT_WAIT_LIMIT;
     }
   }
 
@@ -193,6 +189,14 @@ public final class TypeSearch {
     };
   }
 
+  private static long integer(String raw, String rule) {
+    try {
+      return Long.parseLong(raw.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(rule + ": " + raw, e);
+    }
+  }
+
   /**
    * Prints the table: {@code WEBHOOKS LEVELS SEEDS}, for example {@code succeeding 3 11,22,33}.
    *
@@ -200,6 +204,21 @@ public final class TypeSearch {
    *     seeds, comma-separated
    */
   public static void main(String[] args) {
+    int code = run(args, System.out, System.err);
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+
+  /**
+   * Runs the search for {@link #main}'s arguments.
+   *
+   * @param args as for {@link #main}
+   * @param out where the table goes
+   * @param err where a usage error goes
+   * @return 0, or 2 for bad arguments
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) {
     Webhooks webhooks;
     int levels;
     long[] seeds;
@@ -208,28 +227,31 @@ public final class TypeSearch {
         throw new IllegalArgumentException("expected WEBHOOKS LEVELS SEEDS, got " + args.length);
       }
       webhooks = Webhooks.fromWireName(args[0]);
-      levels = Integer.parseInt(args[1]);
+      levels = (int) integer(args[1], "LEVELS must be an integer");
       if (levels < 2 || levels > 5) {
         throw new IllegalArgumentException("LEVELS must be in [2, 5]: " + levels);
       }
-      seeds = Arrays.stream(args[2].split(",")).mapToLong(s -> Long.parseLong(s.trim())).toArray();
+      seeds =
+          Arrays.stream(args[2].split(","))
+              .mapToLong(s -> integer(s, "SEEDS must be integers"))
+              .toArray();
     } catch (IllegalArgumentException e) {
-      System.err.println("usage: TypeSearch failing|succeeding LEVELS SEED,SEED,...: " + e);
-      System.exit(2);
-      return;
+      err.println("usage: TypeSearch failing|succeeding LEVELS SEED,SEED,...: " + e.getMessage());
+      return 2;
     }
-    System.out.printf(
+    out.printf(
         Locale.ROOT,
         "Whole job types on %d levels, ranked by mean planned cost, every contiguous split replayed"
             + " (%s webhooks); guardrails P99 <= %.2fx and export wait <= %.1fx FIFO's.%n%n",
         levels,
         webhooks.wireName(),
-        P99_LIMIT,
-        EXPORT_LIMIT);
-    System.out.println("| seed | placement | mean vs FIFO | P99 | export wait | levels |");
-    System.out.println("|---|---|---:|---:|---:|---|");
+        Gates.P99_LIMIT,
+        Gates.EXPORT_WAIT_LIMIT);
+    out.println("| seed | placement | mean vs FIFO | P99 | export wait | levels |");
+    out.println("|---|---|---:|---:|---:|---|");
     for (long seed : seeds) {
-      search(webhooks, levels, seed, System.out);
+      search(webhooks, levels, seed, out);
     }
+    return 0;
   }
 }

@@ -5,12 +5,53 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.harbinger.experiments.workload.Job;
 import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.Phase;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class TypeSearchTest {
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "flaky | 3 | 11 | webhooks must be failing or succeeding: flaky",
+        "succeeding | x | 11 | LEVELS must be an integer: x",
+        "succeeding | 9 | 11 | LEVELS must be in [2, 5]: 9",
+        "succeeding | 3 | 11,zz | SEEDS must be integers: zz",
+      })
+  void run_badArguments_exitTwoNamingWhatIsWrong(
+      String webhooks, String levels, String seeds, String message) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        TypeSearch.run(
+            new String[] {webhooks, levels, seeds},
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains(message);
+    assertThat(out.size()).isZero();
+  }
+
+  @Test
+  void run_wrongArgumentCount_exitsTwo() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertThat(
+            TypeSearch.run(
+                new String[] {"succeeding"},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)))
+        .isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("expected WEBHOOKS LEVELS SEEDS, got 1");
+  }
 
   @Test
   void cuts_listEveryNonDecreasingSplit() {
