@@ -1,6 +1,7 @@
 package io.harbinger.experiments.levels;
 
 import io.harbinger.experiments.workload.Job;
+import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.Workload;
 import io.harbinger.predictor.Boundaries;
 import io.harbinger.predictor.HistogramPredictor;
@@ -10,8 +11,10 @@ import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * How a job gets its level at publish, and what it learns when a job succeeds: FIFO, the oracle,
@@ -85,15 +88,33 @@ public interface Placement {
    * @return the placement
    */
   static Placement fifo() {
+    return fixed(1, job -> new Decision(0, "fifo", Double.NaN), Optional.empty());
+  }
+
+  /**
+   * Returns each job at its type's level: a fixed placement of whole job types.
+   *
+   * @param level the level of every job type the run has
+   * @param levels the number of levels
+   * @return the placement
+   */
+  static Placement byType(Map<JobType, Integer> level, int levels) {
+    return fixed(
+        levels, job -> new Decision(level.get(job.type()), "typed", Double.NaN), Optional.empty());
+  }
+
+  /** A placement that learns nothing: each job's decision is a function of the job alone. */
+  private static Placement fixed(
+      int levels, Function<Job, Decision> decide, Optional<double[]> boundariesMillis) {
     return new Placement() {
       @Override
       public int levels() {
-        return 1;
+        return levels;
       }
 
       @Override
       public Decision place(Job job, long nowNanos) {
-        return new Decision(0, "fifo", Double.NaN);
+        return decide.apply(job);
       }
 
       @Override
@@ -101,7 +122,7 @@ public interface Placement {
 
       @Override
       public Optional<double[]> boundariesMillis() {
-        return Optional.empty();
+        return boundariesMillis;
       }
     };
   }
@@ -115,25 +136,10 @@ public interface Placement {
    */
   static Placement oracle(Workload workload, int levels) {
     PlannedCostLevels cuts = PlannedCostLevels.of(workload, levels);
-    return new Placement() {
-      @Override
-      public int levels() {
-        return levels;
-      }
-
-      @Override
-      public Decision place(Job job, long nowNanos) {
-        return new Decision(cuts.levelOf(job.plannedMillis()), "oracle", job.plannedMillis());
-      }
-
-      @Override
-      public void learned(Job job, double handlerNanos) {}
-
-      @Override
-      public Optional<double[]> boundariesMillis() {
-        return Optional.of(cuts.cutsMillis());
-      }
-    };
+    return fixed(
+        levels,
+        job -> new Decision(cuts.levelOf(job.plannedMillis()), "oracle", job.plannedMillis()),
+        Optional.of(cuts.cutsMillis()));
   }
 
   /**

@@ -19,7 +19,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The best placement of whole job types on the levels, found by trying them all in the virtual-time
@@ -90,7 +89,7 @@ public final class TypeSearch {
         }
         level.put(ranked.get(i), l);
       }
-      RunMetrics m = metrics(w, byType(level, levels));
+      RunMetrics m = metrics(w, Placement.byType(level, levels));
       splits.add(
           new Split(
               cuts,
@@ -164,29 +163,6 @@ public final class TypeSearch {
   private static RunMetrics metrics(Workload w, Placement p) {
     LevelsReplay.ReplayClock clock = new LevelsReplay.ReplayClock();
     return RunMetrics.of(LevelsReplay.replay(w, p, clock, Duration.ofMillis(5), null));
-  }
-
-  /** Places each job by its type's level. */
-  static Placement byType(Map<JobType, Integer> level, int levels) {
-    return new Placement() {
-      @Override
-      public int levels() {
-        return levels;
-      }
-
-      @Override
-      public Decision place(Job job, long nowNanos) {
-        return new Decision(level.get(job.type()), "typed", Double.NaN);
-      }
-
-      @Override
-      public void learned(Job job, double handlerNanos) {}
-
-      @Override
-      public Optional<double[]> boundariesMillis() {
-        return Optional.empty();
-      }
-    };
   }
 
   private static long integer(String raw, String rule) {

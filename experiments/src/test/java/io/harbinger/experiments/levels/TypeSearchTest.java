@@ -77,7 +77,7 @@ class TypeSearchTest {
     for (JobType t : JobType.values()) {
       level.put(t, t == JobType.EXPORT_REPORT ? 2 : 0);
     }
-    Placement p = TypeSearch.byType(level, 3);
+    Placement p = Placement.byType(level, 3);
     assertThat(p.levels()).isEqualTo(3);
     assertThat(p.boundariesMillis()).isEmpty();
     Job export = new Job(0, JobType.EXPORT_REPORT, Phase.STEADY, 0, 1, 1, 4, 0, 5, 0);
