@@ -48,6 +48,7 @@ public final class Arms {
     rabbit("rabbitmq-predictive-sized", Policy.PREDICTIVE_SIZED);
     rabbit("rabbitmq-predictive-shift", Policy.PREDICTIVE_SHIFT);
     rabbit("rabbitmq-predictive-budget", Policy.PREDICTIVE_BUDGET);
+    rabbit("rabbitmq-predictive-equal", Policy.PREDICTIVE_EQUAL);
     quorumPriorities("rabbitmq-predictive-quorum", Policy.PREDICTIVE);
     lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
     lanes(

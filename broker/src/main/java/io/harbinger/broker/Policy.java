@@ -57,9 +57,15 @@ public enum Policy {
   /**
    * As {@link #PREDICTIVE}, with a tail budget of 1.25 ({@code tailBudget}): the boundary above the
    * last level is raised while Cobham's estimate of that level's mean wait stays within 1.25 times
-   * FIFO's.
+   * FIFO's. The default is the same since the budget became one; the arm keeps its name for the
+   * runs that measured it against the predictor without it.
    */
   PREDICTIVE_BUDGET("predictive-budget"),
+  /**
+   * As {@link #PREDICTIVE}, with every boundary at the equal quantiles of the pooled observations
+   * ({@code tailBudget} 0, seed paper equation 2): the default before the tail budget became one.
+   */
+  PREDICTIVE_EQUAL("predictive-equal"),
   /** As {@link #PREDICTIVE}, the predictor having first observed a trace's history. */
   PREDICTIVE_WARM("predictive-warm"),
   /** The predictor predicts and learns, but every message takes the default level. */
@@ -136,6 +142,7 @@ public enum Policy {
           PREDICTIVE_SIZED,
           PREDICTIVE_SHIFT,
           PREDICTIVE_BUDGET,
+          PREDICTIVE_EQUAL,
           SIDECAR,
           NAIVE ->
           false;
@@ -176,6 +183,7 @@ public enum Policy {
           PREDICTIVE_SIZED,
           PREDICTIVE_SHIFT,
           PREDICTIVE_BUDGET,
+          PREDICTIVE_EQUAL,
           SIDECAR,
           NAIVE ->
           throw new IllegalArgumentException("policy " + label + " does not run on the broker");

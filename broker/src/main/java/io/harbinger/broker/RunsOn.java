@@ -36,6 +36,7 @@ public enum RunsOn {
                 PREDICTIVE_SIZED,
                 PREDICTIVE_SHIFT,
                 PREDICTIVE_BUDGET,
+                PREDICTIVE_EQUAL,
                 SHADOW,
                 SIDECAR,
                 ORACLE,

@@ -6,8 +6,9 @@ import java.util.Objects;
 /**
  * Every parameter that shapes the predictor, with the defaults of seed paper Table 1, and the
  * departures {@link HistogramPredictor} explains on by default: {@code demoteUntrusted} (section
- * 3.5), the per-key and global safeguards, producer borrowing and a shift run of {@value
- * #DEFAULT_SHIFT_RUN} (section 3.4).
+ * 3.5), the per-key and global safeguards, producer borrowing, a shift run of {@value
+ * #DEFAULT_SHIFT_RUN} (section 3.4) and a tail budget of {@value #DEFAULT_TAIL_BUDGET} in place of
+ * equal-quantile boundaries (section 3.3, equation 2).
  *
  * <p>Build one with {@link #builder()}; {@link #defaults()} gives the defaults as they are. The
  * compact constructor checks every rule and names the offending value, so an invalid configuration
@@ -89,7 +90,8 @@ import java.util.Objects;
  *     1/tailBudget) / safeguardLoad} of the pooled work, and the boundaries below it split those
  *     durations' observations equally; the last boundary is never set below the equal quantile, so
  *     a budget only lets the levels above take more; zero keeps every boundary at the equal
- *     quantiles of the pooled observations (seed paper equation 2); 0 or in (1, 100]
+ *     quantiles of the pooled observations (seed paper equation 2); 0 or in (1, 100], default
+ *     {@value #DEFAULT_TAIL_BUDGET}
  */
 public record PredictorConfig(
     int levels,
@@ -141,6 +143,14 @@ public record PredictorConfig(
    * chance with probability p^8 (under 1 in 10^5 for p = 0.25).
    */
   public static final int DEFAULT_SHIFT_RUN = 8;
+
+  /**
+   * The default tail budget: the last level's mean wait at most 1.25 times FIFO's, the bound the
+   * project holds the all-message P99 to. Equal quantiles put a third of the pooled observations in
+   * each of three levels whatever work they carry; where the short ones carry little work, the
+   * budget lets the upper levels take more of them while the last level's wait stays bounded.
+   */
+  public static final double DEFAULT_TAIL_BUDGET = 1.25;
 
   /**
    * Checks a number of priority levels: the one range check of the project, used wherever levels
@@ -339,7 +349,7 @@ public record PredictorConfig(
     private int shiftRun = DEFAULT_SHIFT_RUN;
     private int promoteColdAfter;
     private double tailLimit;
-    private double tailBudget;
+    private double tailBudget = DEFAULT_TAIL_BUDGET;
 
     private Builder() {}
 

@@ -17,8 +17,14 @@ class ShiftRunTest {
   private final ManualTicker ticker = new ManualTicker(1_000_000_000L);
 
   private HistogramPredictor predictor(int shiftRun) {
+    // Equal-quantile boundaries, so that the levels are those of the tertiles.
     PredictorConfig config =
-        PredictorConfig.builder().shiftRun(shiftRun).keyGuard(false).safeguard(false).build();
+        PredictorConfig.builder()
+            .shiftRun(shiftRun)
+            .keyGuard(false)
+            .safeguard(false)
+            .tailBudget(0)
+            .build();
     return new HistogramPredictor(config, ticker, Mode.PREDICTIVE);
   }
 

@@ -23,9 +23,14 @@ class TailBudgetTest {
     return p;
   }
 
+  /** The predictor of seed paper equation 2: every boundary at the equal quantiles. */
+  private static PredictorConfig equalQuantiles() {
+    return PredictorConfig.builder().tailBudget(0).build();
+  }
+
   @Test
   void boundaries_withoutABudget_areTheEqualQuantiles() {
-    Boundaries b = warmed(PredictorConfig.defaults()).boundaries().orElseThrow();
+    Boundaries b = warmed(equalQuantiles()).boundaries().orElseThrow();
     // Tertiles of the observations: the 33rd percentile among the 3 ms jobs, the 67th among the
     // 10 ms ones.
     assertThat(b.nanos(0)).isBetween(2.5 * MS, 3.5 * MS);
@@ -48,7 +53,7 @@ class TailBudgetTest {
     assertThat(p.predict(Keys.of("shop", "t17")).level()).isEqualTo(2); // 100 ms
     assertThat(p.predict(Keys.of("shop", "t14")).level()).isEqualTo(1); // 25 ms
     assertThat(p.predict(Keys.of("shop", "t0")).level()).isZero(); // 3 ms
-    HistogramPredictor plain = warmed(PredictorConfig.defaults());
+    HistogramPredictor plain = warmed(equalQuantiles());
     assertThat(plain.predict(Keys.of("shop", "t14")).level()).isEqualTo(2);
   }
 
@@ -63,7 +68,7 @@ class TailBudgetTest {
             PooledHistogram.workShareAbove(
                 PredictorConfig.builder().tailBudget(2).safeguardLoad(0.5).build()))
         .isCloseTo(1, within());
-    assertThat(PooledHistogram.workShareAbove(PredictorConfig.defaults())).isZero();
+    assertThat(PooledHistogram.workShareAbove(equalQuantiles())).isZero();
   }
 
   @Test
@@ -72,19 +77,36 @@ class TailBudgetTest {
     // work away from the levels above, so the boundaries are the tertiles.
     PredictorConfig config = PredictorConfig.builder().tailBudget(1.05).build();
     Boundaries tight = warmed(config).boundaries().orElseThrow();
-    Boundaries plain = warmed(PredictorConfig.defaults()).boundaries().orElseThrow();
+    Boundaries plain = warmed(equalQuantiles()).boundaries().orElseThrow();
 
     assertThat(tight.toArray()).containsExactly(plain.toArray());
   }
 
   @Test
   void config_tailBudgetOutOfRange_isRejectedNamingIt() {
-    assertThat(PredictorConfig.defaults().tailBudget()).isZero();
+    assertThat(PredictorConfig.defaults().tailBudget())
+        .isEqualTo(PredictorConfig.DEFAULT_TAIL_BUDGET)
+        .isEqualTo(1.25);
     for (double bad : new double[] {-1, 0.5, 1, 100.5, Double.NaN}) {
       assertThatThrownBy(() -> PredictorConfig.builder().tailBudget(bad).build())
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("tailBudget must be 0 or in (1, 100]: " + bad);
     }
+  }
+
+  @Test
+  void defaults_boundaryInsideOneKeysMass_neverSplitsTheKey() {
+    // The default budget, (1 - 1/1.25) / 0.8 = 25% of the work above the last level, ends inside
+    // the 25 ms jobs' mass: those shorter carry 18.3%, with them 34.6%. A boundary cannot split a
+    // key, whose estimate is one number: the 25 ms key stays last, and the budget still moves the
+    // 10 ms jobs up to the middle level, where the tertiles left them at the boundary.
+    HistogramPredictor p = warmed(PredictorConfig.defaults());
+    Boundaries b = p.boundaries().orElseThrow();
+    assertThat(b.nanos(1)).isBetween(12 * MS, 25 * MS);
+    assertThat(p.predict(Keys.of("shop", "t14")).level()).isEqualTo(2); // 25 ms
+    assertThat(p.predict(Keys.of("shop", "t17")).level()).isEqualTo(2); // 100 ms
+    assertThat(p.predict(Keys.of("shop", "t8")).level()).isEqualTo(1); // 10 ms
+    assertThat(p.predict(Keys.of("shop", "t0")).level()).isZero(); // 3 ms
   }
 
   private static org.assertj.core.data.Offset<Double> within() {

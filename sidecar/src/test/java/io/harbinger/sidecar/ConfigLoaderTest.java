@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.PredictorConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,11 +120,14 @@ class ConfigLoaderTest {
   }
 
   @Test
-  void load_tailBudget_isOffByDefaultReadAndOutOfRangeIsNamed() throws Exception {
+  void load_tailBudget_isThePredictorsByDefaultReadAndOutOfRangeIsNamed() throws Exception {
     ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
-    assertThat(defaults.load(Optional.empty()).predictor().tailBudget()).isZero();
-    Path file = yaml("predictor:\n  tail-budget: 1.25\n");
-    assertThat(defaults.load(Optional.of(file)).predictor().tailBudget()).isEqualTo(1.25);
+    assertThat(defaults.load(Optional.empty()).predictor().tailBudget())
+        .isEqualTo(PredictorConfig.DEFAULT_TAIL_BUDGET);
+    Path file = yaml("predictor:\n  tail-budget: 0\n");
+    assertThat(defaults.load(Optional.of(file)).predictor().tailBudget()).isZero();
+    file = yaml("predictor:\n  tail-budget: 2\n");
+    assertThat(defaults.load(Optional.of(file)).predictor().tailBudget()).isEqualTo(2);
     assertThat(problemsOf(plain, "predictor:\n  tail-budget: 1\n").problems())
         .contains("predictor: tailBudget must be 0 or in (1, 100]: 1.0");
     assertThat(problemsOf(plain, "predictor:\n  tail-budget: loose\n").problems())

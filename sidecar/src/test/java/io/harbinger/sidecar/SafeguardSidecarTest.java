@@ -81,13 +81,14 @@ class SafeguardSidecarTest {
 
   @Test
   void watchRoutes_whileTheSafeguardHolds_publishesShadowModeAndTheReason() throws Exception {
-    // Per-key gates loosened, and no shift run, so that only the global safeguard can catch the
-    // inversion.
+    // Per-key gates loosened, no shift run and equal-quantile boundaries, so that only the global
+    // safeguard can catch the inversion.
     start(
         "predictor.key-guard", "false",
         "predictor.max-spread-ratio", "10000",
         "predictor.demote-untrusted", "false",
-        "predictor.shift-run", "0");
+        "predictor.shift-run", "0",
+        "predictor.tail-budget", "0");
     sidecar.reports().ingest(SidecarTestSupport.threeTypes(120));
     SafeguardInfo s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
     int rounds = 0;

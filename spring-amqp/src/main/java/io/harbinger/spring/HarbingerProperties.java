@@ -19,7 +19,7 @@ import org.springframework.validation.Validator;
  * <pre>
  * harbinger.mode=predictive
  * harbinger.levels=3
- * harbinger.tail-budget=1.25
+ * harbinger.tail-budget=1.5
  * harbinger.router.kind=sidecar
  * harbinger.router.sidecar.address=harbinger-sidecar:50051
  * harbinger.router.sidecar.tls=true
@@ -37,10 +37,11 @@ import org.springframework.validation.Validator;
  * @param reportsExchange the fanout exchange duration reports go to, {@code harbinger.reports} by
  *     default
  * @param router where publish levels come from
- * @param tailBudget the embedded router's tail budget ({@link PredictorConfig#tailBudget()}): 0
- *     (the default) keeps the seed paper's equal boundaries; a value in (1, 100] raises the
- *     boundary above the last level while that level's estimated mean wait stays within this many
- *     times FIFO's. A sidecar router takes its own {@code predictor.tail-budget}
+ * @param tailBudget the embedded router's tail budget ({@link PredictorConfig#tailBudget()}): a
+ *     value in (1, 100] raises the boundary above the last level while that level's estimated mean
+ *     wait stays within this many times FIFO's, by default the predictor's {@value
+ *     PredictorConfig#DEFAULT_TAIL_BUDGET}; 0 keeps the seed paper's equal boundaries. A sidecar
+ *     router takes its own {@code predictor.tail-budget}
  */
 @ConfigurationProperties("harbinger")
 public record HarbingerProperties(
@@ -49,7 +50,7 @@ public record HarbingerProperties(
     @DefaultValue(HarbingerHeaders.DEFAULT_JOB_TYPE) String jobTypeHeader,
     @DefaultValue(HarbingerHeaders.REPORTS_EXCHANGE) String reportsExchange,
     @DefaultValue Router router,
-    @DefaultValue("0") double tailBudget)
+    @DefaultValue("" + PredictorConfig.DEFAULT_TAIL_BUDGET) double tailBudget)
     implements Validator {
 
   /** What Harbinger does in the application. */

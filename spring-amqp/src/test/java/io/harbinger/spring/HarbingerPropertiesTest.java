@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.harbinger.predictor.Predictor;
+import io.harbinger.predictor.PredictorConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -103,13 +104,18 @@ class HarbingerPropertiesTest {
   }
 
   @Test
-  void start_tailBudget_reachesTheEmbeddedPredictorAndIsOffByDefault() {
-    try (ConfigurableApplicationContext context = start("harbinger.tail-budget=1.25")) {
-      assertThat(context.getBean(HarbingerProperties.class).tailBudget()).isEqualTo(1.25);
-      assertThat(context.getBean(Predictor.class).config().tailBudget()).isEqualTo(1.25);
+  void start_tailBudget_reachesTheEmbeddedPredictorAndDefaultsToThePredictors() {
+    try (ConfigurableApplicationContext context = start("harbinger.tail-budget=1.5")) {
+      assertThat(context.getBean(HarbingerProperties.class).tailBudget()).isEqualTo(1.5);
+      assertThat(context.getBean(Predictor.class).config().tailBudget()).isEqualTo(1.5);
+    }
+    try (ConfigurableApplicationContext context = start("harbinger.tail-budget=0")) {
+      assertThat(context.getBean(Predictor.class).config().tailBudget()).isZero();
     }
     try (ConfigurableApplicationContext context = start()) {
-      assertThat(context.getBean(Predictor.class).config().tailBudget()).isZero();
+      assertThat(context.getBean(Predictor.class).config().tailBudget())
+          .isEqualTo(PredictorConfig.DEFAULT_TAIL_BUDGET)
+          .isEqualTo(1.25);
     }
   }
 

@@ -117,6 +117,24 @@ final class RabbitArm implements BenchArm {
   /** The tail budget of {@link Policy#PREDICTIVE_BUDGET}: the all-message P99 guardrail. */
   static final double TAIL_BUDGET = 1.25;
 
+  /**
+   * Returns the tail budget of a predictive policy: 0 (equal quantiles) for the arms measured
+   * before the budget became the default and for {@link Policy#PREDICTIVE_EQUAL}, {@link
+   * #TAIL_BUDGET} for {@link Policy#PREDICTIVE_BUDGET}, the default for the others.
+   */
+  static double tailBudget(Policy policy) {
+    return switch (policy) {
+      case PREDICTIVE_PAPER,
+          PREDICTIVE_TODAY,
+          PREDICTIVE_SIZED,
+          PREDICTIVE_SHIFT,
+          PREDICTIVE_EQUAL ->
+          0;
+      case PREDICTIVE_BUDGET -> TAIL_BUDGET;
+      default -> PredictorConfig.DEFAULT_TAIL_BUDGET;
+    };
+  }
+
   private final String name;
   private final Policy policy;
   private final int levels;
@@ -136,10 +154,12 @@ final class RabbitArm implements BenchArm {
    *     default level, no shift run), {@link Policy#PREDICTIVE_TODAY} (the same, without the
    *     safeguards, borrowing and the shift run), {@link Policy#PREDICTIVE_SIZED} (the same, with
    *     size bins and each job's size hint), {@link Policy#PREDICTIVE_SHIFT} (the same as {@link
-   *     Policy#PREDICTIVE}, with a shift run of 8, which is now the default), {@link
-   *     Policy#PREDICTIVE_BUDGET} (the same, with a tail budget of 1.25), {@link Policy#SHADOW}
-   *     (learning and stamping, never setting the priority) or {@link Policy#SIDECAR} (a sidecar's
-   *     route table: the deployment of DESIGN.md)
+   *     Policy#PREDICTIVE}, with a shift run of 8, which is now the default, and equal-quantile
+   *     boundaries), {@link Policy#PREDICTIVE_BUDGET} (the same, with a tail budget of 1.25, which
+   *     is now the default), {@link Policy#PREDICTIVE_EQUAL} (the defaults with equal-quantile
+   *     boundaries: the default before the budget became one), {@link Policy#SHADOW} (learning and
+   *     stamping, never setting the priority) or {@link Policy#SIDECAR} (a sidecar's route table:
+   *     the deployment of DESIGN.md)
    * @param levels the levels, in [2, 10]; 3 for the static maps
    * @param map the job-type map of a static policy, else null
    */
@@ -330,7 +350,8 @@ final class RabbitArm implements BenchArm {
           || policy == Policy.PREDICTIVE_TODAY
           || policy == Policy.PREDICTIVE_SIZED
           || policy == Policy.PREDICTIVE_SHIFT
-          || policy == Policy.PREDICTIVE_BUDGET) {
+          || policy == Policy.PREDICTIVE_BUDGET
+          || policy == Policy.PREDICTIVE_EQUAL) {
         boolean guarded = policy != Policy.PREDICTIVE_TODAY;
         HistogramPredictor predictor =
             new HistogramPredictor(
@@ -342,7 +363,7 @@ final class RabbitArm implements BenchArm {
                     .borrowFromProducer(guarded)
                     .sizeBins(policy == Policy.PREDICTIVE_SIZED)
                     .shiftRun(shiftRun(policy))
-                    .tailBudget(policy == Policy.PREDICTIVE_BUDGET ? TAIL_BUDGET : 0)
+                    .tailBudget(tailBudget(policy))
                     .build(),
                 Ticker.SYSTEM,
                 Mode.PREDICTIVE);

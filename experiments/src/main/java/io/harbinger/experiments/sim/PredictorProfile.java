@@ -19,7 +19,10 @@ import java.util.stream.Collectors;
  * opt-in. {@link #SHIFT} adds the shift run ({@code shiftRun} 8), now the default. {@link #FEW}
  * places a cold key with at least 3 observations by its highest one when that is short ({@code
  * promoteColdAfter} 3, opt-in), and {@link #REACH_FEW} does both that and {@link #REACH}'s idle
- * limits. Only {@link #DEFAULT} and {@link #SHIFT} have the shift run.
+ * limits. {@link #TAIL} and {@link #TAIL15} add the tail guard, and {@link #BUDGET} the tail budget
+ * ({@code tailBudget} 1.25), now the default. Only {@link #DEFAULT}, {@link #SHIFT} and {@link
+ * #BUDGET} have the shift run, and only {@link #DEFAULT} and {@link #BUDGET} the tail budget:
+ * {@link #SHIFT} is the defaults before the budget became one.
  */
 public enum PredictorProfile {
   /** The product's defaults as they are. */
@@ -31,6 +34,7 @@ public enum PredictorProfile {
           .safeguard(false)
           .borrowFromProducer(false)
           .shiftRun(0)
+          .tailBudget(0)
           .build()),
   /** Today's predictor with the global safeguard alone, to show what it does by itself. */
   GLOBAL(
@@ -39,23 +43,37 @@ public enum PredictorProfile {
           .safeguard(true)
           .borrowFromProducer(false)
           .shiftRun(0)
+          .tailBudget(0)
           .build()),
   /** Both safeguards and producer borrowing, fixed idle limits, no shift run. */
-  NEW(PredictorConfig.builder().relativeIdle(0).shiftRun(0).build()),
+  NEW(PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailBudget(0).build()),
   /** {@link #NEW} with idle limits relative to each key's own time scale. */
-  REACH(PredictorConfig.builder().relativeIdle(10).shiftRun(0).build()),
+  REACH(PredictorConfig.builder().relativeIdle(10).shiftRun(0).tailBudget(0).build()),
   /** {@link #NEW} with a key's history replaced after a run of 8 one-sided observations. */
-  SHIFT(PredictorConfig.builder().relativeIdle(0).shiftRun(8).build()),
+  SHIFT(PredictorConfig.builder().relativeIdle(0).shiftRun(8).tailBudget(0).build()),
   /** {@link #NEW} with a cold key placed by its highest of at least 3 observations. */
-  FEW(PredictorConfig.builder().relativeIdle(0).shiftRun(0).promoteColdAfter(3).build()),
+  FEW(
+      PredictorConfig.builder()
+          .relativeIdle(0)
+          .shiftRun(0)
+          .promoteColdAfter(3)
+          .tailBudget(0)
+          .build()),
   /** Relative idle limits and cold keys placed by their highest of at least 3 observations. */
-  REACH_FEW(PredictorConfig.builder().relativeIdle(10).shiftRun(0).promoteColdAfter(3).build()),
+  REACH_FEW(
+      PredictorConfig.builder()
+          .relativeIdle(10)
+          .shiftRun(0)
+          .promoteColdAfter(3)
+          .tailBudget(0)
+          .build()),
   /** {@link #NEW} with the tail guard at 2x. */
-  TAIL(PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailLimit(2).build()),
+  TAIL(PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailLimit(2).tailBudget(0).build()),
   /** {@link #NEW} with the tail guard at 1.5x. */
-  TAIL15(PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailLimit(1.5).build()),
-  /** The product's defaults with the last boundary set by a tail budget of 1.25. */
-  BUDGET(PredictorConfig.builder().tailBudget(1.25).build()),
+  TAIL15(
+      PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailLimit(1.5).tailBudget(0).build()),
+  /** {@link #SHIFT} with the last boundary set by a tail budget of 1.25, now the default. */
+  BUDGET(PredictorConfig.builder().relativeIdle(0).shiftRun(8).tailBudget(1.25).build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(
       PredictorConfig.builder()
@@ -63,6 +81,7 @@ public enum PredictorProfile {
           .shiftRun(0)
           .promoteColdAfter(3)
           .tailLimit(2)
+          .tailBudget(0)
           .build());
 
   private final PredictorConfig config;
@@ -85,7 +104,7 @@ public enum PredictorProfile {
    * Returns the profile of a name.
    *
    * @param name a profile's label (default, today, global, new, reach, shift, few, reach_few, tail,
-   *     tail15, reach_few_tail), in any case
+   *     tail15, budget, reach_few_tail), in any case
    * @return the profile
    * @throws IllegalArgumentException for any other name, listing the names
    */

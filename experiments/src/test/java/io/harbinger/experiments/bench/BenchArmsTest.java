@@ -41,6 +41,7 @@ class ArmsTest {
             "rabbitmq-predictive-sized",
             "rabbitmq-predictive-shift",
             "rabbitmq-predictive-budget",
+            "rabbitmq-predictive-equal",
             "rabbitmq-predictive-quorum",
             "rabbitmq-lanes",
             "rabbitmq-lanes-quorum",
