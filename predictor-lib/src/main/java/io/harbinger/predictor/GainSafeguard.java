@@ -25,6 +25,13 @@ import java.util.Locale;
  * lifting when the ratio falls below {@value #TAIL_RELEASE} of the limit. The ratio is judged on
  * the assignment, not on the routing, so lifting does not hide what it lifts.
  *
+ * <p>The sink guard (with {@code tailSink}) judges the same ratio and acts the other way: while it
+ * exceeds the limit, keys the assignment leaves at the default level for want of a prediction of
+ * their own are routed at the last level, so that the work nobody has estimated queues with the
+ * long jobs in arrival order instead of ahead of them. It stops below {@value #TAIL_RELEASE} of the
+ * limit. It too is judged on the assignment (untrusted keys at the default level), so sinking does
+ * not hide the work it moves, and it does not oscillate.
+ *
  * <p>Assumptions and guarantees: thread-safe; {@link #record} and {@link #status} hold this
  * object's lock for a few array operations, {@link #holding} is a volatile read.
  */
@@ -37,7 +44,8 @@ final class GainSafeguard {
   static final double TAIL_RELEASE = 0.9;
 
   private final boolean enabled;
-  private final double tailLimit;
+  private final TailLatch lift;
+  private final TailLatch sink;
   private final double margin;
   private final double hysteresis;
   private final double load;
@@ -51,8 +59,6 @@ final class GainSafeguard {
   private long holds;
   private volatile boolean holding;
   private double tailRatio = Double.NaN;
-  private long lifts;
-  private volatile boolean lifting;
 
   GainSafeguard(PredictorConfig config) {
     enabled = config.safeguard();
@@ -61,7 +67,8 @@ final class GainSafeguard {
     load = config.safeguardLoad();
     minReports = config.safeguardMinReports();
     decay = config.safeguardDecay();
-    tailLimit = config.tailLimit();
+    lift = new TailLatch(config.tailLimit());
+    sink = new TailLatch(config.tailSink());
     jobs = new double[config.levels()];
     work = new double[config.levels()];
     reason = enabled ? "no reports yet" : "safeguard off";
@@ -74,7 +81,12 @@ final class GainSafeguard {
 
   /** Returns whether the tail guard routes keys placed below the default level at the default. */
   boolean lifting() {
-    return lifting;
+    return lift.on;
+  }
+
+  /** Returns whether the sink guard routes untrusted keys at the default level at the last. */
+  boolean sinking() {
+    return sink.on;
   }
 
   /**
@@ -132,30 +144,62 @@ final class GainSafeguard {
                 "estimated gain %.1f%%: levels kept (FIFO order below %.1f%%)",
                 Math.abs(gain) < 5e-4 ? 0.0 : 100 * gain,
                 100 * margin);
-    if (lifting) {
+    if (sink.on) {
+      reason +=
+          String.format(
+              Locale.ROOT,
+              "; the last level's wait estimated at %.2fx FIFO's (sink limit %.2fx): untrusted keys"
+                  + " at the default level are routed at the last until it falls below %.2fx",
+              tailRatio,
+              sink.limit,
+              TAIL_RELEASE * sink.limit);
+    }
+    if (lift.on) {
       reason +=
           String.format(
               Locale.ROOT,
               "; the last level's wait estimated at %.2fx FIFO's (limit %.2fx): keys placed below"
                   + " the default level are routed at it until it falls below %.2fx",
               tailRatio,
-              tailLimit,
-              TAIL_RELEASE * tailLimit);
+              lift.limit,
+              TAIL_RELEASE * lift.limit);
     }
   }
 
   private void judgeTail() {
-    if (!(tailLimit > 0)) {
+    if (!(lift.limit > 0) && !(sink.limit > 0)) {
       return;
     }
     // Judged only after the mean estimate, so jobs and work are both positive; the shares sum to 1
     // within rounding, and the estimator checks them to 1e-6.
     tailRatio = PriorityGain.tailWaitRatio(shares(jobs), shares(work), load, TAIL_MIN_JOB_SHARE);
-    if (lifting && tailRatio < TAIL_RELEASE * tailLimit) {
-      lifting = false;
-    } else if (!lifting && tailRatio > tailLimit) {
-      lifting = true;
-      lifts++;
+    lift.judge(tailRatio);
+    sink.judge(tailRatio);
+  }
+
+  /**
+   * One guard on the tail ratio: on above its limit, off below {@value #TAIL_RELEASE} of it; never
+   * on while its limit is zero. Judged under the safeguard's lock; {@link #on} is read without it.
+   */
+  private static final class TailLatch {
+    private final double limit;
+    private volatile boolean on;
+    private long starts;
+
+    TailLatch(double limit) {
+      this.limit = limit;
+    }
+
+    void judge(double ratio) {
+      if (!(limit > 0)) {
+        return;
+      }
+      if (on && ratio < TAIL_RELEASE * limit) {
+        on = false;
+      } else if (!on && ratio > limit) {
+        on = true;
+        starts++;
+      }
     }
   }
 
@@ -184,6 +228,19 @@ final class GainSafeguard {
       }
     }
     return new SafeguardStatus(
-        enabled, holding, gain, load, total, js, ws, reason, holds, tailRatio, lifting, lifts);
+        enabled,
+        holding,
+        gain,
+        load,
+        total,
+        js,
+        ws,
+        reason,
+        holds,
+        tailRatio,
+        lift.on,
+        lift.starts,
+        sink.on,
+        sink.starts);
   }
 }

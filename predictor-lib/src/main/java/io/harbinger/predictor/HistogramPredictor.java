@@ -18,13 +18,16 @@ import java.util.concurrent.atomic.LongAdder;
  * boundaries from the pooled histogram, and trust gates that send untrusted keys to the default
  * level.
  *
- * <p>Example, with the defaults (3 levels, 20 observations, spread 16 at the 99th percentile):
- * after 300 pooled observations spread over keys of 3 ms, 40 ms and 2 s, the boundaries sit near
- * the pooled tertiles; a key with 20 observations around 3 ms is {@link Outcome#PREDICTED} at level
- * 0 (AMQP priority 2); a key with 92% of its jobs at 3 ms and 8% at 3 s has a 99th percentile a
- * thousand times its median, so its median is not trusted ({@link Outcome#SPREAD}), and its mean of
- * about 240 ms places it at level 2; a key seen 5 times at about 1 ms is {@link Outcome#COLD} at
- * the default level 1, and one seen 5 times at about 2 s is {@link Outcome#COLD} at level 2.
+ * <p>Example, with the defaults (3 levels, 20 observations, spread 16 at the 99th percentile, tail
+ * budget 1.25): after 300 pooled observations spread over keys of 3 ms, 40 ms and 2 s, the first
+ * boundary lies between the first two keys and the top one inside the 2 s key's mass, since that
+ * key carries 98% of the work; a key with 20 observations around 3 ms is {@link Outcome#PREDICTED}
+ * at level 0 (AMQP priority 2); a key with 92% of its jobs at 3 ms and 8% at 3 s has a 99th
+ * percentile a thousand times its median, so its median is not trusted ({@link Outcome#SPREAD}),
+ * and its mean of about 240 ms places it at level 1, behind the short keys and ahead of the 2 s
+ * jobs (with equal-quantile boundaries, {@code tailBudget} 0, at level 2); a key seen 5 times at
+ * about 1 ms is {@link Outcome#COLD} at the default level 1, and one seen 5 times at about 5 s is
+ * {@link Outcome#COLD} at level 2.
  *
  * <p>Implementation notes. The gates run in this order, each with its own counter
  * (spec/harbinger-reference.md section 1.6): invalid key, unready (no boundaries yet), cold
@@ -78,6 +81,11 @@ import java.util.concurrent.atomic.LongAdder;
  * (FIFO order) with the key's own verdict and predicted level, and counts it; {@link #peek} does
  * not apply it, so a route table applies {@link #holdsFifoOrder()} itself. Neither safeguard's
  * state is in snapshots: a restored predictor starts trusting and re-learns within their memories.
+ * With {@code tailSink} (opt-in; a further departure from section 3.5, where an untrusted key
+ * always takes the default level), the sink guard routes the keys left at the default level for
+ * want of a prediction at the last level while Cobham's estimate of the last level's wait under the
+ * assignment exceeds the limit: on logs where most jobs are cold, their work at the default level
+ * is what the last level waits behind. Only {@link #predict} applies it, not a route table.
  *
  * <p>Reach. A key whose own verdict is cold borrows its producer's aggregate ({@link
  * Keys#producerAggregate}, learned from every job type of the producer, kept in shards of its own
@@ -96,6 +104,17 @@ import java.util.concurrent.atomic.LongAdder;
  * that the old regime still dominates for three to four half-lives. A run tells a change from the
  * paper's bimodal key (section 3.5): a key with 8% slow jobs shows n slow ones in a row with
  * probability 0.08^n, while a changed key shows nothing else.
+ *
+ * <p>Boundaries (a departure from seed paper section 3.4, equation 2, where every boundary is an
+ * equal quantile of the pooled histogram; on by default, {@code tailBudget} {@value
+ * PredictorConfig#DEFAULT_TAIL_BUDGET}). Equal quantiles give each level the same share of the jobs
+ * whatever work they carry, so where short jobs carry little of it the last level holds job types
+ * that could go ahead of the long ones at almost no cost to them. With a budget T the boundary
+ * above the last level rises while the levels above it carry at most (1 - 1/T) / {@code
+ * safeguardLoad} of the pooled work, so that by Cobham's formula (section 5.1) the last level's
+ * mean wait stays within T times FIFO's; it never falls below the equal quantile ({@link
+ * PooledHistogram}). A key's estimate is one number, so a boundary inside a key's mass never splits
+ * the key.
  *
  * <p>Assumptions and guarantees: thread-safe. Every method holds at most one lock at a time (one
  * key shard, or the pooled histogram, or the drift monitor), never nests them and never performs
@@ -149,6 +168,7 @@ public final class HistogramPredictor implements Predictor {
   private final LongAdder rebases = new LongAdder();
   private final LongAdder safeguardHeld = new LongAdder();
   private final LongAdder tailLifted = new LongAdder();
+  private final LongAdder tailSunk = new LongAdder();
 
   /**
    * Creates a cold predictor.
@@ -212,10 +232,26 @@ public final class HistogramPredictor implements Predictor {
       } else if (m == Mode.PREDICTIVE && p.level() > defaultLevel && safeguard.lifting()) {
         tailLifted.increment();
         p = new Prediction(defaultLevel, p.predictedLevel(), p.outcome(), p.estimateNanos(), m);
+      } else if (m == Mode.PREDICTIVE
+          && p.level() == defaultLevel
+          && sinks(p.outcome())
+          && safeguard.sinking()) {
+        tailSunk.increment();
+        p =
+            new Prediction(
+                config.levels() - 1, p.predictedLevel(), p.outcome(), p.estimateNanos(), m);
       }
     }
     predictions[p.outcome().ordinal()].increment();
     return p;
+  }
+
+  /** Returns whether the sink guard moves a key with this verdict from the default level. */
+  private static boolean sinks(Outcome outcome) {
+    return switch (outcome) {
+      case COLD, STALE, CENSORED, SPREAD, MISPREDICTED -> true;
+      default -> false;
+    };
   }
 
   @Override
@@ -372,6 +408,7 @@ public final class HistogramPredictor implements Predictor {
         rebases.sum(),
         safeguardHeld.sum(),
         tailLifted.sum(),
+        tailSunk.sum(),
         keys,
         pooled.observations(),
         pooled.publications(),

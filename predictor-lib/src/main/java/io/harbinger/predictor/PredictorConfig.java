@@ -8,7 +8,7 @@ import java.util.Objects;
  * departures {@link HistogramPredictor} explains on by default: {@code demoteUntrusted} (section
  * 3.5), the per-key and global safeguards, producer borrowing, a shift run of {@value
  * #DEFAULT_SHIFT_RUN} (section 3.4) and a tail budget of {@value #DEFAULT_TAIL_BUDGET} in place of
- * equal-quantile boundaries (section 3.3, equation 2).
+ * equal-quantile boundaries (section 3.4, equation 2).
  *
  * <p>Build one with {@link #builder()}; {@link #defaults()} gives the defaults as they are. The
  * compact constructor checks every rule and names the offending value, so an invalid configuration
@@ -92,6 +92,12 @@ import java.util.Objects;
  *     a budget only lets the levels above take more; zero keeps every boundary at the equal
  *     quantiles of the pooled observations (seed paper equation 2); 0 or in (1, 100], default
  *     {@value #DEFAULT_TAIL_BUDGET}
+ * @param tailSink when positive, the global safeguard's sink guard: while Cobham's estimate (at
+ *     {@code safeguardLoad}) of the last level's mean wait under the assignment, untrusted keys at
+ *     the default level included, exceeds this many times FIFO's, a key the assignment leaves at
+ *     the default level without a prediction of its own (cold, stale, censored, spread or
+ *     mispredicted) is routed at the last level instead, until the estimate falls below 0.9 of the
+ *     limit; acts only with {@code safeguard} on; zero turns it off; 0 or in [1, 100]
  */
 public record PredictorConfig(
     int levels,
@@ -130,7 +136,8 @@ public record PredictorConfig(
     int shiftRun,
     int promoteColdAfter,
     double tailLimit,
-    double tailBudget) {
+    double tailBudget,
+    double tailSink) {
 
   /** Fewest levels allowed. */
   public static final int MIN_LEVELS = 2;
@@ -246,6 +253,9 @@ public record PredictorConfig(
     if (!(tailBudget == 0 || (tailBudget > 1 && tailBudget <= 100))) {
       throw new IllegalArgumentException("tailBudget must be 0 or in (1, 100]: " + tailBudget);
     }
+    if (!(tailSink == 0 || (tailSink >= 1 && tailSink <= 100))) {
+      throw new IllegalArgumentException("tailSink must be 0 or in [1, 100]: " + tailSink);
+    }
   }
 
   /**
@@ -350,6 +360,7 @@ public record PredictorConfig(
     private int promoteColdAfter;
     private double tailLimit;
     private double tailBudget = DEFAULT_TAIL_BUDGET;
+    private double tailSink;
 
     private Builder() {}
 
@@ -391,6 +402,7 @@ public record PredictorConfig(
       promoteColdAfter = c.promoteColdAfter;
       tailLimit = c.tailLimit;
       tailBudget = c.tailBudget;
+      tailSink = c.tailSink;
     }
 
     /**
@@ -805,6 +817,17 @@ public record PredictorConfig(
     }
 
     /**
+     * Sets the sink guard's limit on the last level's estimated wait against FIFO's.
+     *
+     * @param value 0 (off) or in [1, 100]
+     * @return this builder
+     */
+    public Builder tailSink(double value) {
+      tailSink = value;
+      return this;
+    }
+
+    /**
      * Builds and validates the configuration.
      *
      * @return the configuration
@@ -848,7 +871,8 @@ public record PredictorConfig(
           shiftRun,
           promoteColdAfter,
           tailLimit,
-          tailBudget);
+          tailBudget,
+          tailSink);
     }
   }
 }

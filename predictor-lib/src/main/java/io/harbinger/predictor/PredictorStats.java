@@ -23,6 +23,8 @@ import java.util.Map;
  *     own, in predictive mode
  * @param tailLifted predictions the tail guard routed at the default level instead of a level below
  *     it, in predictive mode
+ * @param tailSunk predictions the sink guard routed at the last level instead of the default level
+ *     an untrusted key takes, in predictive mode
  * @param keys keys tracked now
  * @param pooledObservations observations in the pooled histogram
  * @param boundaryPublications times new boundaries were published
@@ -45,6 +47,7 @@ public record PredictorStats(
     long rebases,
     long safeguardHeld,
     long tailLifted,
+    long tailSunk,
     int keys,
     long pooledObservations,
     long boundaryPublications,

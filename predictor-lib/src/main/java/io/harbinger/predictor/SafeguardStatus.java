@@ -19,11 +19,15 @@ import java.util.List;
  * @param reason why the safeguard is in its state, in words: for example {@code "estimated gain
  *     -31.2% below the margin 2.0%"} or {@code "one level holds every job: no order to judge"}
  * @param holds how many times the safeguard started holding
- * @param tailWaitRatio the tail guard's estimate: the mean wait of the latest-served level holding
- *     at least 1% of the jobs, over FIFO's mean wait; NaN while it is off or cannot be made
+ * @param tailWaitRatio the tail and sink guards' estimate: the mean wait of the latest-served level
+ *     holding at least 1% of the jobs, over FIFO's mean wait; NaN while both are off or it cannot
+ *     be made
  * @param lifting whether the tail guard routes keys placed below the default level at the default
  *     level now (in shadow mode: would)
  * @param lifts how many times the tail guard started lifting
+ * @param sinking whether the sink guard routes untrusted keys left at the default level at the last
+ *     level now (in shadow mode: would)
+ * @param sinks how many times the sink guard started sinking
  */
 public record SafeguardStatus(
     boolean enabled,
@@ -37,7 +41,9 @@ public record SafeguardStatus(
     long holds,
     double tailWaitRatio,
     boolean lifting,
-    long lifts) {
+    long lifts,
+    boolean sinking,
+    long sinks) {
 
   /** Copies the lists so the record stays immutable. */
   public SafeguardStatus {

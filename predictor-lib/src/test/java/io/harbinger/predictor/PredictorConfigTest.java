@@ -122,4 +122,15 @@ class PredictorConfigTest {
           .hasMessage("tailLimit must be 0 or in [1, 100]: " + bad);
     }
   }
+
+  @Test
+  void tailSink_zeroOrOneToHundred_otherwiseNamed() {
+    assertThat(PredictorConfig.defaults().tailSink()).isZero();
+    assertThat(PredictorConfig.builder().tailSink(1).build().tailSink()).isEqualTo(1);
+    assertThat(PredictorConfig.builder().tailSink(100).build().tailSink()).isEqualTo(100);
+    for (double bad : new double[] {0.5, -1, 101, Double.NaN, Double.POSITIVE_INFINITY}) {
+      assertThatThrownBy(() -> PredictorConfig.builder().tailSink(bad).build())
+          .hasMessage("tailSink must be 0 or in [1, 100]: " + bad);
+    }
+  }
 }

@@ -329,4 +329,62 @@ class SafeguardTest {
     assertThat(shadow.predict(SLOW).level()).isEqualTo(shadow.defaultLevel());
     assertThat(shadow.stats().tailLifted()).isZero();
   }
+
+  @Test
+  void predict_undecidedWorkAheadOfTheLongKey_sinkGuardRoutesItAtTheLastLevel() {
+    HistogramPredictor p =
+        predictor(PredictorConfig.builder().tailSink(2).build(), Mode.PREDICTIVE);
+    for (int r = 0; r < 100; r++) {
+      undecidedRound(p, r);
+    }
+
+    // As above, 2.3x: the cold imports, not the long key, are what moves.
+    SafeguardStatus s = p.safeguard();
+    assertThat(s.tailWaitRatio()).as("%s", s).isBetween(2.0, 2.6);
+    assertThat(s.sinking()).isTrue();
+    assertThat(s.sinks()).isEqualTo(1);
+    assertThat(s.lifting()).isFalse();
+    assertThat(s.holding()).isFalse();
+    assertThat(s.reason()).contains("sink limit 2.00x");
+    Prediction cold = p.predict(Keys.of("tenant-new", "import"));
+    assertThat(cold.outcome()).isEqualTo(Outcome.COLD);
+    assertThat(cold.predictedLevel()).isEqualTo(p.defaultLevel());
+    assertThat(cold.level()).isEqualTo(2);
+    assertThat(p.predict(SLOW).level()).isEqualTo(2);
+    assertThat(p.predict(FAST).level()).isZero();
+    assertThat(p.stats().tailSunk()).isEqualTo(1);
+    assertThat(p.stats().tailLifted()).isZero();
+
+    // The imports stop, and the guard lets go: a new cold key takes the default level again.
+    int releasedAt = -1;
+    for (int i = 1; i <= 2_000 && releasedAt < 0; i++) {
+      for (int j = 0; j < 9; j++) {
+        p.observe(FAST, 2 * MS);
+      }
+      p.observe(SLOW, 2000 * MS);
+      if (!p.safeguard().sinking()) {
+        releasedAt = i;
+      }
+    }
+    assertThat(releasedAt).as("%s", p.safeguard()).isBetween(2, 300);
+    assertThat(p.predict(Keys.of("tenant-newer", "import")).level()).isEqualTo(p.defaultLevel());
+  }
+
+  @Test
+  void predict_undecidedWork_staysAtTheDefaultWithoutTheSinkGuardOrInShadow() {
+    HistogramPredictor off = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    HistogramPredictor shadow =
+        predictor(PredictorConfig.builder().tailSink(2).build(), Mode.SHADOW);
+    for (int r = 0; r < 100; r++) {
+      undecidedRound(off, r);
+      undecidedRound(shadow, r);
+    }
+
+    String fresh = Keys.of("tenant-new", "import");
+    assertThat(off.predict(fresh).level()).isEqualTo(off.defaultLevel());
+    assertThat(off.safeguard().sinking()).isFalse();
+    assertThat(shadow.safeguard().sinking()).isTrue();
+    assertThat(shadow.predict(fresh).level()).isEqualTo(shadow.defaultLevel());
+    assertThat(shadow.stats().tailSunk()).isZero();
+  }
 }

@@ -74,6 +74,19 @@ public enum PredictorProfile {
       PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailLimit(1.5).tailBudget(0).build()),
   /** {@link #SHIFT} with the last boundary set by a tail budget of 1.25, now the default. */
   BUDGET(PredictorConfig.builder().relativeIdle(0).shiftRun(8).tailBudget(1.25).build()),
+  /**
+   * {@link #BUDGET} with the sink guard at 1.25x: unpredicted keys go last while it is exceeded.
+   */
+  SINK(
+      PredictorConfig.builder()
+          .relativeIdle(0)
+          .shiftRun(8)
+          .tailBudget(1.25)
+          .tailSink(1.25)
+          .build()),
+  /** {@link #BUDGET} with the sink guard at 1.5x. */
+  SINK15(
+      PredictorConfig.builder().relativeIdle(0).shiftRun(8).tailBudget(1.25).tailSink(1.5).build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(
       PredictorConfig.builder()
@@ -104,7 +117,7 @@ public enum PredictorProfile {
    * Returns the profile of a name.
    *
    * @param name a profile's label (default, today, global, new, reach, shift, few, reach_few, tail,
-   *     tail15, budget, reach_few_tail), in any case
+   *     tail15, budget, sink, sink15, reach_few_tail), in any case
    * @return the profile
    * @throws IllegalArgumentException for any other name, listing the names
    */
