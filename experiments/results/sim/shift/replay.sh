@@ -3,21 +3,4 @@
 # today's predictor and the defaults before it (new, no shift run), on every shared trace and the decoy case, then
 # the safety, kept-gain and reach targets into targets-*.md. Run from the project root after ./harbinger build.
 set -euo pipefail
-h=${HARBINGER:-./harbinger}
-out=experiments/results/sim/shift
-arms=fifo,oracle+weights+pausing,predictive_warm,predictive_warm+weights+pausing,predictive_warm+no_aging,oracle+no_aging
-p=today,new,shift
-t=../shared/traces
-$h simulate "swf:$t/LPC-EGEE-2004-1.2-cln.swf.gz?key=user-queue" --predictors $p --arms $arms --out $out/lpc-egee >/dev/null
-$h simulate "swf:$t/CTC-SP2-1996-3.1-cln.swf.gz" --predictors $p --arms $arms --out $out/ctc-sp2 >/dev/null
-$h simulate "swf:$t/LLNL-Thunder-2007-1.1-cln.swf.gz" --predictors $p --arms $arms --out $out/llnl-thunder >/dev/null
-$h simulate "alibaba2026:$t/alibaba-2026-lora-requests.csv" --predictors $p --arms $arms --out $out/alibaba >/dev/null
-# The harmful case of seed paper section 5.2 (DAS2-fs2), and the same with 35% and 50% of each decoy key's jobs slow:
-# a key that is slow often enough shows runs of slow jobs by chance, which the shift run must not take for a change.
-for share in 0.25 0.35 0.5; do
-  name=decoy; [[ $share == 0.25 ]] || name=decoy-$share
-  $h simulate "synthetic:seed=18,jobs=200000,keys=40,distribution=decoy,minmedian=1,maxmedian=1.5,slowshare=$share,slowratio=12,honestratio=2,sigma=0.05,workers=4" \
-    --workers 4 --predictors $p --arms $arms --out $out/$name >/dev/null
-done
-bash experiments/results/sim/targets.sh --out $out --profiles new,shift --reach lpc-egee,ctc-sp2,llnl-thunder \
-  $out/lpc-egee $out/ctc-sp2 $out/llnl-thunder $out/alibaba $out/decoy $out/decoy-0.35 $out/decoy-0.5
+bash experiments/results/sim/replay-profiles.sh experiments/results/sim/shift today,new,shift new,shift
