@@ -20,8 +20,10 @@ import java.util.stream.Collectors;
  * places a cold key with at least 3 observations by its highest one when that is short ({@code
  * promoteColdAfter} 3, opt-in), and {@link #REACH_FEW} does both that and {@link #REACH}'s idle
  * limits. {@link #TAIL} and {@link #TAIL15} add the tail guard, and {@link #BUDGET} the tail budget
- * ({@code tailBudget} 1.25), now the default. Only {@link #DEFAULT}, {@link #SHIFT} and {@link
- * #BUDGET} have the shift run, and only {@link #DEFAULT} and {@link #BUDGET} the tail budget:
+ * ({@code tailBudget} 1.25), now the default. {@link #REACH_BUDGET} and {@link #REACH_FEW_BUDGET}
+ * are the defaults with the opt-in reach options. The sink profiles and those two are built on
+ * {@link #BUDGET}. Only {@link #DEFAULT}, {@link #SHIFT} and the profiles built on {@link #BUDGET}
+ * have the shift run, and only {@link #DEFAULT} and those built on {@link #BUDGET} the tail budget:
  * {@link #SHIFT} is the defaults before the budget became one.
  */
 public enum PredictorProfile {
@@ -87,6 +89,19 @@ public enum PredictorProfile {
   /** {@link #BUDGET} with the sink guard at 1.5x. */
   SINK15(
       PredictorConfig.builder().relativeIdle(0).shiftRun(8).tailBudget(1.25).tailSink(1.5).build()),
+  /** {@link #BUDGET} with idle limits relative to each key's own time scale. */
+  REACH_BUDGET(PredictorConfig.builder().relativeIdle(10).shiftRun(8).tailBudget(1.25).build()),
+  /**
+   * {@link #BUDGET} with relative idle limits and cold keys placed by their highest of at least 3
+   * observations: the defaults with both reach options on.
+   */
+  REACH_FEW_BUDGET(
+      PredictorConfig.builder()
+          .relativeIdle(10)
+          .shiftRun(8)
+          .promoteColdAfter(3)
+          .tailBudget(1.25)
+          .build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(
       PredictorConfig.builder()
@@ -117,7 +132,7 @@ public enum PredictorProfile {
    * Returns the profile of a name.
    *
    * @param name a profile's label (default, today, global, new, reach, shift, few, reach_few, tail,
-   *     tail15, budget, sink, sink15, reach_few_tail), in any case
+   *     tail15, budget, sink, sink15, reach_budget, reach_few_budget, reach_few_tail), in any case
    * @return the profile
    * @throws IllegalArgumentException for any other name, listing the names
    */

@@ -21,6 +21,8 @@ public final class SimRun {
   private final long[] endNanos;
   private final long[] outcomes;
   private final long promotions;
+  private final byte[] routedLevels;
+  private final boolean[] estimated;
 
   SimRun(
       SimInput input,
@@ -28,13 +30,17 @@ public final class SimRun {
       long[] startNanos,
       long[] endNanos,
       long[] outcomes,
-      long promotions) {
+      long promotions,
+      byte[] routedLevels,
+      boolean[] estimated) {
     this.input = input;
     this.arm = arm;
     this.startNanos = startNanos;
     this.endNanos = endNanos;
     this.outcomes = outcomes;
     this.promotions = promotions;
+    this.routedLevels = routedLevels;
+    this.estimated = estimated;
   }
 
   /** Returns the input simulated. */
@@ -90,6 +96,27 @@ public final class SimRun {
    */
   public long latencyNanos(int job) {
     return endNanos[job] - input.arrivalNanos(job);
+  }
+
+  /**
+   * Returns the level a job was routed to on arrival, before any aging.
+   *
+   * @param job in [0, jobs)
+   * @return the level, in [0, 3)
+   */
+  public int routedLevel(int job) {
+    return routedLevels[job];
+  }
+
+  /**
+   * Returns whether the predictor had an estimate for a job when it routed it (its key's own, a
+   * borrowed one or a mean); false for a job routed without one and for arms without a predictor.
+   *
+   * @param job in [0, jobs)
+   * @return whether an estimate was used
+   */
+  public boolean hadEstimate(int job) {
+    return estimated[job];
   }
 
   /** Returns the number of aging promotions during the run. */

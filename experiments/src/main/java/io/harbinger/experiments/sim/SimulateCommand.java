@@ -89,7 +89,8 @@ public final class SimulateCommand implements Callable<Integer> {
       defaultValue = "default",
       description =
           "predictor profiles (default: the product's defaults; today, global, new, reach, shift, few,"
-              + " reach_few, tail, tail15, reach_few_tail): predictive arms run under each; the first"
+              + " reach_few, tail, tail15, budget, sink, sink15, reach_budget, reach_few_budget,"
+              + " reach_few_tail): predictive arms run under each; the first"
               + " keeps the arm names, the others are named ARM@PROFILE (default ${DEFAULT-VALUE})")
   private List<String> predictorNames;
 

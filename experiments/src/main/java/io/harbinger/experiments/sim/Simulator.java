@@ -145,6 +145,8 @@ public final class Simulator {
       int busy = 0;
       long[] start = new long[n];
       long[] end = new long[n];
+      byte[] routed = new byte[n];
+      boolean[] estimated = new boolean[n];
       long promotions = 0;
       long nextTick = Long.MAX_VALUE;
       int next = 0;
@@ -169,6 +171,8 @@ public final class Simulator {
           int tier = oracle ? input.tierOf(trace.durationNanos(t)) : -1;
           SimJob job = new SimJob(trace.key(t), trace.sizeHint(t), tier, next);
           ingress.route(job);
+          routed[next] = (byte) job.level();
+          estimated[next] = !Double.isNaN(job.estimateNanos());
           scheduler.submit(job);
           next++;
         } else {
@@ -201,7 +205,7 @@ public final class Simulator {
       }
       long[] outcomes =
           ingress instanceof PredictiveIngress p ? p.outcomes() : new long[Outcome.values().length];
-      return new SimRun(input, arm, start, end, outcomes, promotions);
+      return new SimRun(input, arm, start, end, outcomes, promotions, routed, estimated);
     }
 
     /** Returns the arm's ingress: the predictor's, a static map by key, the oracle or FIFO. */

@@ -91,6 +91,16 @@ class SimulateCommandTest {
   }
 
   @Test
+  void help_listsEveryPredictorProfile() {
+    Run help = run("--help");
+
+    String text = help.out().replaceAll("\\s+", " ");
+    for (PredictorProfile profile : PredictorProfile.values()) {
+      assertThat(text).as(profile.label()).containsPattern("[ (]" + profile.label() + "[,)]");
+    }
+  }
+
+  @Test
   void simulate_unreadableTrace_exitsWith1AndNamesTheProblem() throws Exception {
     Run missing = run("swf:" + dir.resolve("nope.swf"));
     assertThat(missing.exitCode()).isEqualTo(1);

@@ -250,6 +250,26 @@ class SimulatorTest {
     assertThat(Simulator.run(input, Arms.simulated("fifo"), 1).predictedShare()).isNaN();
   }
 
+  @Test
+  void run_recordsEachJobsRoutedLevelAndWhetherItHadAnEstimate() throws Exception {
+    Trace trace = TraceFormat.read("synthetic:seed=4,jobs=20000,keys=20");
+    SimInput input = SimInput.atLoad(trace, trace.size() / 2, 64, 0.5);
+
+    SimRun oracle = Simulator.run(input, Arms.simulated("oracle+no_aging"), 1);
+    SimRun fifo = Simulator.run(input, Arms.simulated("fifo"), 1);
+    SimRun warm = Simulator.run(input, Arms.simulated("predictive_warm"), 1);
+
+    int estimated = 0;
+    for (int j = 0; j < input.evaluationJobs(); j++) {
+      assertThat(oracle.routedLevel(j)).isEqualTo(input.tierOf(input.durationNanos(j)));
+      assertThat(fifo.routedLevel(j)).isZero();
+      assertThat(oracle.hadEstimate(j) || fifo.hadEstimate(j)).isFalse();
+      estimated += warm.hadEstimate(j) ? 1 : 0;
+    }
+    long withEstimate = warm.outcomes().getOrDefault("predicted", 0L);
+    assertThat(estimated).isGreaterThanOrEqualTo((int) withEstimate).isPositive();
+  }
+
   private static double meanLatency(SimRun run) {
     double sum = 0;
     for (int i = 0; i < run.jobs(); i++) {
