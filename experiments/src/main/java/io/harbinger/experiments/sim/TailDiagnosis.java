@@ -34,48 +34,61 @@ public final class TailDiagnosis {
   private TailDiagnosis() {}
 
   /**
-   * Runs the diagnosis.
+   * Runs the diagnosis and exits with {@link #run}'s code.
    *
    * @param args the trace, the load, the predictor profile and one or more simulator arms
    */
   public static void main(String[] args) {
-    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    int code =
+        run(
+            args,
+            new PrintStream(System.out, true, StandardCharsets.UTF_8),
+            new PrintStream(System.err, true, StandardCharsets.UTF_8));
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+
+  /**
+   * Runs the diagnosis.
+   *
+   * @param args the trace, the load, the predictor profile and one or more simulator arms
+   * @param out where the tables go
+   * @param err where a problem with the arguments or the trace is named
+   * @return 0, 2 for bad arguments, 1 for a trace that cannot be read
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) {
     if (args.length < 4) {
-      System.err.println("usage: TailDiagnosis TRACE LOAD PROFILE ARM...");
-      System.exit(2);
+      err.println("usage: TailDiagnosis TRACE LOAD PROFILE ARM...");
+      return 2;
     }
     double load;
     PredictorProfile profile;
     try {
-      load = Double.parseDouble(args[1]);
-      if (!(load > 0 && load <= 1.5)) {
-        throw new IllegalArgumentException("load must be in (0, 1.5]: " + args[1]);
-      }
+      load = parseLoad(args[1]);
       profile = PredictorProfile.of(args[2]);
       for (int i = 3; i < args.length; i++) {
         Arms.simulated(args[i]);
       }
     } catch (IllegalArgumentException e) {
-      System.err.println("TailDiagnosis: " + e.getMessage());
-      System.exit(2);
-      return;
+      err.println("TailDiagnosis: " + e.getMessage());
+      return 2;
     }
     Trace trace;
+    SimInput input;
     try {
       trace = TraceFormat.read(args[0]);
-    } catch (TraceException e) {
-      System.err.println("TailDiagnosis: " + e.getMessage());
-      System.exit(1);
-      return;
+      input = SimInput.atLoad(trace, trace.size() / 2, WORKERS, load);
+    } catch (TraceException | IllegalArgumentException e) {
+      err.println("TailDiagnosis: " + args[0] + ": " + e.getMessage());
+      return 1;
     }
-    SimInput input = SimInput.atLoad(trace, trace.size() / 2, WORKERS, load);
     SimRun fifo = Simulator.run(input, Arms.simulated("fifo"), SEED, profile.config());
     int n = fifo.jobs();
-    double[] fifoLatency = new double[n];
+    double[] sorted = new double[n];
     for (int j = 0; j < n; j++) {
-      fifoLatency[j] = fifo.latencyNanos(j);
+      sorted[j] = fifo.latencyNanos(j);
     }
-    double[] sorted = fifoLatency.clone();
     Arrays.sort(sorted);
     double fifoP99 = NearestRank.of(sorted, 99);
     out.printf(
@@ -85,12 +98,27 @@ public final class TailDiagnosis {
         args[0],
         load,
         profile.label(),
-        hours(fifoP99));
+        time(fifoP99));
     for (int i = 3; i < args.length; i++) {
       ArmDefinition arm = Arms.simulated(args[i]);
       SimRun run = Simulator.run(input, arm, SEED, profile.config());
       report(out, run, fifo, fifoP99);
     }
+    out.flush();
+    return 0;
+  }
+
+  private static double parseLoad(String text) {
+    double load;
+    try {
+      load = Double.parseDouble(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("load must be a number in (0, 1.5]: " + text);
+    }
+    if (!(load > 0 && load <= 1.5)) {
+      throw new IllegalArgumentException("load must be in (0, 1.5]: " + text);
+    }
+    return load;
   }
 
   private static void report(PrintStream out, SimRun run, SimRun fifo, double fifoP99) {
@@ -136,7 +164,7 @@ public final class TailDiagnosis {
         Locale.ROOT,
         "%n## %s%n%nP99 %s (%.2fx FIFO's); %d victims (%.2f%% of the jobs).%n%n",
         run.arm().name(),
-        hours(NearestRank.of(latency, 99)),
+        time(NearestRank.of(latency, 99)),
         NearestRank.of(latency, 99) / fifoP99,
         allVictims,
         100.0 * allVictims / n);
@@ -155,17 +183,17 @@ public final class TailDiagnosis {
           100.0 * jobs[l] / n,
           100.0 * work[l] / totalWork,
           100.0 * estimated[l] / jobs[l],
-          hours(wait[l] / jobs[l]),
-          hours(fifoWait[l] / jobs[l]),
+          time(wait[l] / jobs[l]),
+          time(fifoWait[l] / jobs[l]),
           victims[l],
           victimsEstimated[l],
-          victims[l] == 0 ? "-" : hours(victimWait[l] / victims[l]),
-          victims[l] == 0 ? "-" : hours(victimFifoWait[l] / victims[l]),
-          victims[l] == 0 ? "-" : hours(victimDuration[l] / victims[l]));
+          victims[l] == 0 ? "-" : time(victimWait[l] / victims[l]),
+          victims[l] == 0 ? "-" : time(victimFifoWait[l] / victims[l]),
+          victims[l] == 0 ? "-" : time(victimDuration[l] / victims[l]));
     }
   }
 
-  private static String hours(double nanos) {
-    return String.format(Locale.ROOT, "%.2f h", nanos / 3.6e12);
+  private static String time(double nanos) {
+    return SimulationFormat.millis(nanos / 1e6);
   }
 }
