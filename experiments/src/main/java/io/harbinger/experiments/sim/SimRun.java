@@ -109,8 +109,8 @@ public final class SimRun {
   }
 
   /**
-   * Returns whether the predictor had an estimate for a job when it routed it (its key's own, a
-   * borrowed one or a mean); false for a job routed without one and for arms without a predictor.
+   * Returns whether the prediction that routed a job carried an estimate (the key's own, a borrowed
+   * one or a mean); false when it carried none, and for arms without a predictor.
    *
    * @param job in [0, jobs)
    * @return whether an estimate was used
