@@ -21,10 +21,11 @@ import java.util.stream.Collectors;
  * promoteColdAfter} 3, opt-in), and {@link #REACH_FEW} does both that and {@link #REACH}'s idle
  * limits. {@link #TAIL} and {@link #TAIL15} add the tail guard, and {@link #BUDGET} the tail budget
  * ({@code tailBudget} 1.25), now the default. {@link #REACH_BUDGET} and {@link #REACH_FEW_BUDGET}
- * are the defaults with the opt-in reach options. The sink profiles and those two are built on
- * {@link #BUDGET}. Only {@link #DEFAULT}, {@link #SHIFT} and the profiles built on {@link #BUDGET}
- * have the shift run, and only {@link #DEFAULT} and those built on {@link #BUDGET} the tail budget:
- * {@link #SHIFT} is the defaults before the budget became one.
+ * are the defaults with the opt-in reach options; {@link #REACH_BUDGET_TAIL17} and {@link
+ * #REACH_BUDGET_TAIL17_SLOW} add the tail guard at 1.7x to the first. The sink profiles and those
+ * two are built on {@link #BUDGET}. Only {@link #DEFAULT}, {@link #SHIFT} and the profiles built on
+ * {@link #BUDGET} have the shift run, and only {@link #DEFAULT} and those built on {@link #BUDGET}
+ * the tail budget: {@link #SHIFT} is the defaults before the budget became one.
  */
 public enum PredictorProfile {
   /** The product's defaults as they are. */
@@ -102,6 +103,23 @@ public enum PredictorProfile {
           .promoteColdAfter(3)
           .tailBudget(1.25)
           .build()),
+  /** {@link #REACH_BUDGET} with the tail guard at 1.7x. */
+  REACH_BUDGET_TAIL17(
+      PredictorConfig.builder()
+          .relativeIdle(10)
+          .shiftRun(8)
+          .tailBudget(1.25)
+          .tailLimit(1.7)
+          .build()),
+  /** {@link #REACH_BUDGET} with the tail guard at 1.7x judged over a ten times longer memory. */
+  REACH_BUDGET_TAIL17_SLOW(
+      PredictorConfig.builder()
+          .relativeIdle(10)
+          .shiftRun(8)
+          .tailBudget(1.25)
+          .tailLimit(1.7)
+          .safeguardDecay(0.9998)
+          .build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(
       PredictorConfig.builder()
@@ -132,7 +150,8 @@ public enum PredictorProfile {
    * Returns the profile of a name.
    *
    * @param name a profile's label (default, today, global, new, reach, shift, few, reach_few, tail,
-   *     tail15, budget, sink, sink15, reach_budget, reach_few_budget, reach_few_tail), in any case
+   *     tail15, budget, sink, sink15, reach_budget, reach_few_budget, reach_budget_tail17,
+   *     reach_budget_tail17_slow, reach_few_tail), in any case
    * @return the profile
    * @throws IllegalArgumentException for any other name, listing the names
    */
