@@ -57,8 +57,9 @@ public enum Policy {
   /**
    * As {@link #PREDICTIVE}, with a tail budget of 1.25 ({@code tailBudget}): the boundary above the
    * last level is raised while Cobham's estimate of that level's mean wait stays within 1.25 times
-   * FIFO's. The default is the same since the budget became one; the arm keeps its name for the
-   * runs that measured it against the predictor without it.
+   * FIFO's. It was the default from the budget's adoption until untrusted keys went to the last
+   * level ({@code untrustedLast}), which it keeps off: it is the default before that, and keeps its
+   * name for the runs that measured it against the predictor without the budget.
    */
   PREDICTIVE_BUDGET("predictive-budget"),
   /**

@@ -73,7 +73,7 @@ class PolicyTest {
   }
 
   @Test
-  void predictiveAndShadow_learnedKeys_routeByEstimateOrDefault() {
+  void predictiveAndShadow_learnedKeys_routeByEstimateOrUntrustedLast() {
     HistogramPredictor predictor =
         new HistogramPredictor(PredictorConfig.defaults(), ticker, Mode.PREDICTIVE);
     IngressPolicy predictive = Policy.PREDICTIVE.newIngress(3, predictor);
@@ -98,9 +98,13 @@ class PolicyTest {
     assertThat(shadowFast.predictedLevel()).isZero();
     assertThat(shadowFast.costNanos()).isNaN();
 
+    // A key never seen goes last by default, with no cost; in shadow mode it stays at the default.
     QueuedJob cold = job("never_seen", -1);
-    assertThat(route(predictive, cold)).isEqualTo(1);
+    assertThat(route(predictive, cold)).isEqualTo(2);
     assertThat(cold.costNanos()).isNaN();
+    QueuedJob shadowCold = job("never_seen", -1);
+    assertThat(route(shadow, shadowCold)).isEqualTo(1);
+    assertThat(shadowCold.predictedLevel()).isEqualTo(1);
   }
 
   @Test

@@ -58,6 +58,7 @@ final class GainSafeguard {
   private String reason;
   private long holds;
   private volatile boolean holding;
+  private volatile boolean judged;
   private double tailRatio = Double.NaN;
 
   GainSafeguard(PredictorConfig config) {
@@ -77,6 +78,11 @@ final class GainSafeguard {
   /** Returns whether routing is held in FIFO order. */
   boolean holding() {
     return holding;
+  }
+
+  /** Returns whether the gain has been estimated at least once. */
+  boolean judged() {
+    return judged;
   }
 
   /** Returns whether the tail guard routes keys placed below the default level at the default. */
@@ -124,6 +130,7 @@ final class GainSafeguard {
       return;
     }
     gain = estimate.gain();
+    judged = true;
     judgeTail();
     if (holding && gain >= margin + hysteresis) {
       holding = false;

@@ -49,4 +49,19 @@ public enum Outcome {
   public boolean isFallback() {
     return this != PREDICTED && this != OFF;
   }
+
+  /**
+   * Returns whether this is the verdict on a key without a trusted estimate of its own: a key never
+   * seen or too little seen, stale, overrunning, spread or mispredicted. Such a key is what {@link
+   * PredictorConfig#untrustedLast()} routes at the last level.
+   *
+   * @return true for {@link #COLD}, {@link #STALE}, {@link #CENSORED}, {@link #SPREAD} and {@link
+   *     #MISPREDICTED}
+   */
+  public boolean isUntrusted() {
+    return switch (this) {
+      case COLD, STALE, CENSORED, SPREAD, MISPREDICTED -> true;
+      default -> false;
+    };
+  }
 }

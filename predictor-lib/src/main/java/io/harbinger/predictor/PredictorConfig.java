@@ -6,9 +6,9 @@ import java.util.Objects;
 /**
  * Every parameter that shapes the predictor, with the defaults of seed paper Table 1, and the
  * departures {@link HistogramPredictor} explains on by default: {@code demoteUntrusted} (section
- * 3.5), the per-key and global safeguards, producer borrowing, a shift run of {@value
- * #DEFAULT_SHIFT_RUN} (section 3.4) and a tail budget of {@value #DEFAULT_TAIL_BUDGET} in place of
- * equal-quantile boundaries (section 3.4, equation 2).
+ * 3.5), {@code untrustedLast} (section 3.5), the per-key and global safeguards, producer borrowing,
+ * a shift run of {@value #DEFAULT_SHIFT_RUN} (section 3.4) and a tail budget of {@value
+ * #DEFAULT_TAIL_BUDGET} in place of equal-quantile boundaries (section 3.4, equation 2).
  *
  * <p>Build one with {@link #builder()}; {@link #defaults()} gives the defaults as they are. The
  * compact constructor checks every rule and names the offending value, so an invalid configuration
@@ -92,6 +92,11 @@ import java.util.Objects;
  *     a budget only lets the levels above take more; zero keeps every boundary at the equal
  *     quantiles of the pooled observations (seed paper equation 2); 0 or in (1, 100], default
  *     {@value #DEFAULT_TAIL_BUDGET}
+ * @param untrustedLast whether a key without a trusted estimate of its own (cold, stale, censored,
+ *     spread or mispredicted) that is placed at the default level is routed at the last level, once
+ *     the global safeguard has estimated the levels' gain (it needs {@code safeguard} on), so that
+ *     work nobody has estimated queues with the long jobs in arrival order rather than ahead of
+ *     them
  * @param tailSink when positive, the global safeguard's sink guard: while Cobham's estimate (at
  *     {@code safeguardLoad}) of the last level's mean wait under the assignment, untrusted keys at
  *     the default level included, exceeds this many times FIFO's, a key the assignment leaves at
@@ -137,6 +142,7 @@ public record PredictorConfig(
     int promoteColdAfter,
     double tailLimit,
     double tailBudget,
+    boolean untrustedLast,
     double tailSink) {
 
   /** Fewest levels allowed. */
@@ -158,6 +164,12 @@ public record PredictorConfig(
    * budget lets the upper levels take more of them while the last level's wait stays bounded.
    */
   public static final double DEFAULT_TAIL_BUDGET = 1.25;
+
+  /**
+   * Whether untrusted keys go to the last level by default: yes, since at the default level their
+   * work is what the jobs known to be long wait behind.
+   */
+  public static final boolean DEFAULT_UNTRUSTED_LAST = true;
 
   /**
    * Checks a number of priority levels: the one range check of the project, used wherever levels
@@ -360,6 +372,7 @@ public record PredictorConfig(
     private int promoteColdAfter;
     private double tailLimit;
     private double tailBudget = DEFAULT_TAIL_BUDGET;
+    private boolean untrustedLast = DEFAULT_UNTRUSTED_LAST;
     private double tailSink;
 
     private Builder() {}
@@ -402,6 +415,7 @@ public record PredictorConfig(
       promoteColdAfter = c.promoteColdAfter;
       tailLimit = c.tailLimit;
       tailBudget = c.tailBudget;
+      untrustedLast = c.untrustedLast;
       tailSink = c.tailSink;
     }
 
@@ -817,6 +831,18 @@ public record PredictorConfig(
     }
 
     /**
+     * Sets whether a key without a trusted estimate of its own that is placed at the default level
+     * is routed at the last level once the global safeguard has judged.
+     *
+     * @param value true for the last level, false for the default level (seed paper section 3.5)
+     * @return this builder
+     */
+    public Builder untrustedLast(boolean value) {
+      untrustedLast = value;
+      return this;
+    }
+
+    /**
      * Sets the sink guard's limit on the last level's estimated wait against FIFO's.
      *
      * @param value 0 (off) or in [1, 100]
@@ -872,6 +898,7 @@ public record PredictorConfig(
           promoteColdAfter,
           tailLimit,
           tailBudget,
+          untrustedLast,
           tailSink);
     }
   }

@@ -20,8 +20,12 @@ class HistogramPredictorTest {
     return new HistogramPredictor(config, ticker, Mode.PREDICTIVE);
   }
 
+  /**
+   * The defaults but with untrusted keys at the default level of seed paper section 3.5: most tests
+   * here place keys against that level ({@code UntrustedLastTest} covers the last).
+   */
   private HistogramPredictor predictor() {
-    return predictor(PredictorConfig.defaults());
+    return predictor(PredictorConfig.builder().untrustedLast(false).build());
   }
 
   /**
@@ -30,7 +34,7 @@ class HistogramPredictorTest {
    * carries 97% of the work, so the tests of placement against the top boundary pin it.
    */
   private static PredictorConfig.Builder equalQuantiles() {
-    return PredictorConfig.builder().tailBudget(0);
+    return PredictorConfig.builder().tailBudget(0).untrustedLast(false);
   }
 
   /**
@@ -200,7 +204,8 @@ class HistogramPredictorTest {
         .extracting(Prediction::level, Prediction::outcome)
         .containsExactly(plain.defaultLevel(), Outcome.COLD);
 
-    HistogramPredictor p = predictor(PredictorConfig.builder().promoteColdAfter(3).build());
+    HistogramPredictor p =
+        predictor(PredictorConfig.builder().promoteColdAfter(3).untrustedLast(false).build());
     warm(p);
     observe(p, ping, 1 * MS, 2);
     assertThat(p.predict(ping))
@@ -223,7 +228,8 @@ class HistogramPredictorTest {
 
   @Test
   void predict_promotableColdKey_staleOrInShadowMode_isNotRoutedAbove() {
-    PredictorConfig config = PredictorConfig.builder().promoteColdAfter(3).build();
+    PredictorConfig config =
+        PredictorConfig.builder().promoteColdAfter(3).untrustedLast(false).build();
     String ping = Keys.of("tools", "ping");
     HistogramPredictor p = predictor(config);
     warm(p);
@@ -245,7 +251,8 @@ class HistogramPredictorTest {
 
   @Test
   void predict_withoutDemotion_everyUntrustedKeyTakesTheDefaultLevel() {
-    HistogramPredictor p = predictor(PredictorConfig.builder().demoteUntrusted(false).build());
+    HistogramPredictor p =
+        predictor(PredictorConfig.builder().demoteUntrusted(false).untrustedLast(false).build());
     warm(p);
     String export = Keys.of("analytics", "new_export");
     observe(p, export, 1800 * MS, 10);
@@ -503,7 +510,7 @@ class HistogramPredictorTest {
     HistogramPredictor off = new HistogramPredictor(PredictorConfig.defaults(), ticker, Mode.OFF);
     HistogramPredictor shadow =
         new HistogramPredictor(PredictorConfig.defaults(), ticker, Mode.SHADOW);
-    HistogramPredictor predictive = predictor();
+    HistogramPredictor predictive = predictor(PredictorConfig.defaults());
     List<HistogramPredictor> all = List.of(off, shadow, predictive);
     List<Prediction> shadowSeen = new ArrayList<>();
     List<Prediction> predictiveSeen = new ArrayList<>();

@@ -275,7 +275,8 @@ class SafeguardTest {
   @Test
   void predict_longKeyBehindUndecidedWork_tailGuardRoutesItAtTheDefaultLevel() {
     HistogramPredictor p =
-        predictor(PredictorConfig.builder().tailLimit(2).build(), Mode.PREDICTIVE);
+        predictor(
+            PredictorConfig.builder().tailLimit(2).untrustedLast(false).build(), Mode.PREDICTIVE);
     for (int r = 0; r < 100; r++) {
       undecidedRound(p, r);
     }
@@ -315,7 +316,7 @@ class SafeguardTest {
   void predict_longKeyBehindUndecidedWork_staysLowWithoutTheTailGuardOrInShadow() {
     HistogramPredictor off = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
     HistogramPredictor shadow =
-        predictor(PredictorConfig.builder().tailLimit(2).build(), Mode.SHADOW);
+        predictor(PredictorConfig.builder().tailLimit(2).untrustedLast(false).build(), Mode.SHADOW);
     for (int r = 0; r < 100; r++) {
       undecidedRound(off, r);
       undecidedRound(shadow, r);
@@ -333,7 +334,8 @@ class SafeguardTest {
   @Test
   void predict_undecidedWorkAheadOfTheLongKey_sinkGuardRoutesItAtTheLastLevel() {
     HistogramPredictor p =
-        predictor(PredictorConfig.builder().tailSink(2).build(), Mode.PREDICTIVE);
+        predictor(
+            PredictorConfig.builder().tailSink(2).untrustedLast(false).build(), Mode.PREDICTIVE);
     for (int r = 0; r < 100; r++) {
       undecidedRound(p, r);
     }
@@ -372,9 +374,10 @@ class SafeguardTest {
 
   @Test
   void predict_undecidedWork_staysAtTheDefaultWithoutTheSinkGuardOrInShadow() {
-    HistogramPredictor off = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    HistogramPredictor off =
+        predictor(PredictorConfig.builder().untrustedLast(false).build(), Mode.PREDICTIVE);
     HistogramPredictor shadow =
-        predictor(PredictorConfig.builder().tailSink(2).build(), Mode.SHADOW);
+        predictor(PredictorConfig.builder().tailSink(2).untrustedLast(false).build(), Mode.SHADOW);
     for (int r = 0; r < 100; r++) {
       undecidedRound(off, r);
       undecidedRound(shadow, r);

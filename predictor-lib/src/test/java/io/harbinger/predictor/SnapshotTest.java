@@ -57,7 +57,17 @@ class SnapshotTest {
     assertThat(restored.keyStats()).containsExactlyInAnyOrderElementsOf(original.keyStats());
     for (String job : List.of("fast", "mid", "slow", "bimodal", "barely_seen", "unknown")) {
       String key = Keys.of("shop", job);
-      assertThat(restored.predict(key)).as(job).isEqualTo(original.predict(key));
+      // The same placement; the routed level of an untrusted key also depends on the global
+      // safeguard, whose memory is not saved and which judges again after its minimum of reports.
+      Prediction r = restored.predict(key);
+      Prediction o = original.predict(key);
+      assertThat(r)
+          .as(job)
+          .extracting(Prediction::predictedLevel, Prediction::outcome, Prediction::estimateNanos)
+          .containsExactly(o.predictedLevel(), o.outcome(), o.estimateNanos());
+      if (!o.outcome().isUntrusted()) {
+        assertThat(r.level()).as(job).isEqualTo(o.level());
+      }
     }
     assertThat(restored.stats().pooledObservations())
         .isEqualTo(original.stats().pooledObservations());

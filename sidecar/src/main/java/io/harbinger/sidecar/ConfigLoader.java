@@ -369,6 +369,7 @@ public final class ConfigLoader {
         "predictor.demote-untrusted",
         () -> r.bool("predictor.demote-untrusted"),
         b::demoteUntrusted);
+    r.with("predictor.untrusted-last", () -> r.bool("predictor.untrusted-last"), b::untrustedLast);
     r.with("keys.size-bins", () -> r.bool("keys.size-bins"), b::sizeBins);
     r.with("predictor.key-guard", () -> r.bool("predictor.key-guard"), b::keyGuard);
     r.with(

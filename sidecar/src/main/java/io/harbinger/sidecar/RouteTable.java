@@ -54,6 +54,8 @@ final class RouteTable {
   private long lastSentMillis;
   private Mode publishedMode;
   private boolean publishedLifting;
+  private boolean publishedSinking;
+  private boolean publishedHolding;
   private long publishedBoundaries = -1;
 
   RouteTable(Predictor predictor, Clock clock) {
@@ -61,6 +63,8 @@ final class RouteTable {
     this.clock = clock;
     this.publishedMode = effectiveMode();
     this.publishedLifting = lifting();
+    this.publishedSinking = sinking();
+    this.publishedHolding = holding();
   }
 
   /**
@@ -68,8 +72,23 @@ final class RouteTable {
    * order in predictive mode (every message at the default level), the predictor's mode otherwise.
    */
   Mode effectiveMode() {
-    Mode m = predictor.mode();
-    return m == Mode.PREDICTIVE && predictor.holdsFifoOrder() ? Mode.SHADOW : m;
+    return holding() && !sinking() ? Mode.SHADOW : predictor.mode();
+  }
+
+  /** Returns whether the predictor's global safeguard holds FIFO order in predictive mode. */
+  private boolean holding() {
+    return predictor.mode() == Mode.PREDICTIVE && predictor.holdsFifoOrder();
+  }
+
+  /**
+   * Returns whether the predictor routes untrusted keys at the last level in predictive mode; the
+   * entries of untrusted keys at the default level then carry the last level, keys not in the table
+   * go there too, and while the safeguard holds, the table stays predictive with every other entry
+   * at the default level (where shadow mode would move the untrusted keys ahead of the work queued
+   * at the last level).
+   */
+  boolean sinking() {
+    return predictor.mode() == Mode.PREDICTIVE && predictor.routesUntrustedLast();
   }
 
   /**
@@ -167,6 +186,8 @@ final class RouteTable {
     boolean global = globalChange();
     publishedMode = effectiveMode();
     publishedLifting = lifting();
+    publishedSinking = sinking();
+    publishedHolding = holding();
     publishedBoundaries = predictor.boundaries().map(Boundaries::sequence).orElse(-1L);
     touched.clear();
     Set<String> live = new HashSet<>();
@@ -230,16 +251,29 @@ final class RouteTable {
     long sequence = predictor.boundaries().map(Boundaries::sequence).orElse(-1L);
     return effectiveMode() != publishedMode
         || lifting() != publishedLifting
+        || sinking() != publishedSinking
+        || holding() != publishedHolding
         || sequence != publishedBoundaries;
   }
 
-  /** A key's entry under the published state: lifted to the default level while the guard lifts. */
+  /**
+   * A key's entry under the published state: an untrusted key at the default level at the last
+   * while the predictor routes it there; otherwise at the default level while the safeguard holds
+   * (with untrusted keys last) or while the tail guard lifts a key placed below it.
+   */
   private RouteEntry entryOf(String key) {
     Prediction p = predictor.peek(key);
     int defaultLevel = predictor.defaultLevel();
-    if (publishedLifting && p.predictedLevel() > defaultLevel) {
-      // An entry carries the level to publish at in predictive mode.
-      p = new Prediction(defaultLevel, defaultLevel, p.outcome(), p.estimateNanos(), p.mode());
+    // An entry carries the level to publish at in predictive mode.
+    int level = p.predictedLevel();
+    if (publishedSinking && level == defaultLevel && p.outcome().isUntrusted()) {
+      level = predictor.levels() - 1;
+    } else if ((publishedSinking && publishedHolding)
+        || (publishedLifting && level > defaultLevel)) {
+      level = defaultLevel;
+    }
+    if (level != p.predictedLevel()) {
+      p = new Prediction(level, level, p.outcome(), p.estimateNanos(), p.mode());
     }
     return Protos.entry(key, p);
   }
@@ -276,6 +310,7 @@ final class RouteTable {
             .setMode(Protos.mode(effectiveMode()))
             .setSafeguardHolding(predictor.mode() == Mode.PREDICTIVE && predictor.holdsFifoOrder())
             .setTailLifting(publishedLifting)
+            .setUntrustedLast(publishedSinking)
             .setPublishedAtMicros(clock.millis() * 1000);
     predictor
         .boundaries()

@@ -135,6 +135,20 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void load_untrustedLast_isThePredictorsByDefaultReadAndGarbageIsNamed() throws Exception {
+    ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
+    assertThat(defaults.load(Optional.empty()).predictor().untrustedLast())
+        .isEqualTo(PredictorConfig.DEFAULT_UNTRUSTED_LAST)
+        .isTrue();
+    Path file = yaml("predictor:\n  untrusted-last: false\n");
+    assertThat(defaults.load(Optional.of(file)).predictor().untrustedLast()).isFalse();
+    assertThat(problemsOf(plain, "predictor:\n  untrusted-last: sometimes\n").problems())
+        .anyMatch(p -> p.startsWith("predictor.untrusted-last") && p.contains("sometimes"));
+    assertThat(problemsOf(plain, "predictor:\n  untrusted-last: 1\n").problems())
+        .anyMatch(p -> p.startsWith("predictor.untrusted-last"));
+  }
+
+  @Test
   void load_promoteColdAfter_isReadAndOutOfRangeIsNamed() throws Exception {
     ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
     Path file = yaml("predictor:\n  promote-cold-after: 3\n");

@@ -82,13 +82,15 @@ class SafeguardSidecarTest {
   @Test
   void watchRoutes_whileTheSafeguardHolds_publishesShadowModeAndTheReason() throws Exception {
     // Per-key gates loosened, no shift run and equal-quantile boundaries, so that only the global
-    // safeguard can catch the inversion.
+    // safeguard can catch the inversion; untrusted keys at the default level, so that holding is
+    // shadow mode.
     start(
         "predictor.key-guard", "false",
         "predictor.max-spread-ratio", "10000",
         "predictor.demote-untrusted", "false",
         "predictor.shift-run", "0",
-        "predictor.tail-budget", "0");
+        "predictor.tail-budget", "0",
+        "predictor.untrusted-last", "false");
     sidecar.reports().ingest(SidecarTestSupport.threeTypes(120));
     SafeguardInfo s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
     int rounds = 0;
@@ -122,6 +124,65 @@ class SafeguardSidecarTest {
   }
 
   @Test
+  void watchRoutes_whileTheSafeguardHoldsWithUntrustedKeysLast_keepsThemLastAndTheRestAtTheDefault()
+      throws Exception {
+    start(
+        "predictor.key-guard", "false",
+        "predictor.max-spread-ratio", "10000",
+        "predictor.demote-untrusted", "false",
+        "predictor.shift-run", "0",
+        "predictor.tail-budget", "0");
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(120));
+    // Another producer, so that it has no aggregate to borrow from: cold.
+    String newcomer = Keys.of("elsewhere", "newcomer");
+    ReportBatch once =
+        ReportBatch.newBuilder()
+            .setReporterId("test")
+            .setSequence(1)
+            .addReports(SidecarTestSupport.ack("elsewhere", "newcomer", 5 * MS))
+            .build();
+    sidecar.reports().ingest(once.toByteArray());
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () -> {
+              RouteUpdate full = sidecar.routes().full();
+              assertThat(full.getUntrustedLast()).isTrue();
+              assertThat(levelOf(full, newcomer)).isEqualTo(2);
+            });
+    SafeguardInfo s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
+    int rounds = 0;
+    while (!s.getHolding() && rounds < 300) {
+      sidecar.reports().ingest(inverted(5));
+      rounds += 5;
+      s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
+    }
+    assertThat(s.getHolding()).as("after %d rounds: %s", rounds, s.getReason()).isTrue();
+    // Shadow mode would move the untrusted key ahead of the work queued last: the table stays
+    // predictive, every trusted key at the default level, the untrusted one and unknown keys last.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () -> {
+              RouteUpdate full = sidecar.routes().full();
+              assertThat(full.getMode()).isEqualTo(RoutingMode.ROUTING_MODE_PREDICTIVE);
+              assertThat(full.getSafeguardHolding()).isTrue();
+              assertThat(full.getUntrustedLast()).isTrue();
+              assertThat(levelOf(full, Keys.of("shop", "reserve_inventory"))).isEqualTo(1);
+              assertThat(levelOf(full, Keys.of("shop", "export_report"))).isEqualTo(1);
+              assertThat(levelOf(full, newcomer)).isEqualTo(2);
+            });
+  }
+
+  private static int levelOf(RouteUpdate update, String key) {
+    return update.getEntriesList().stream()
+        .filter(e -> e.getKey().equals(key))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no entry for " + key + " in " + update))
+        .getLevel();
+  }
+
+  @Test
   void load_safeguardOutOfRange_failsNamingTheRule() {
     assertThatThrownBy(() -> SidecarTestSupport.config(dir, "predictor.safeguard-load", "1.5"))
         .isInstanceOf(ConfigException.class)
@@ -147,7 +208,8 @@ class SafeguardSidecarTest {
 
   @Test
   void watchRoutes_whileTheTailGuardLifts_publishesTheLongKeyAtTheDefaultLevel() throws Exception {
-    start("predictor.tail-limit", "2");
+    // The tail guard judges undecided work at the default level, where the seed paper puts it.
+    start("predictor.tail-limit", "2", "predictor.untrusted-last", "false");
     sidecar.reports().ingest(undecided(100, 0));
     String export = Keys.of("shop", "export_report");
 

@@ -61,14 +61,20 @@ class SidecarRouterTest {
     channel = InProcessChannelBuilder.forName(name).build();
     router = SidecarRouter.watch(channel, 3, Duration.ofSeconds(30), null);
     assertThat(router.route(FAST).level()).isEqualTo(1); // nothing learned yet
+    assertThat(router.route(Keys.of("shop", "unknown")).level()).isEqualTo(1);
 
-    sidecar.reports().ingest(SidecarTestSupport.threeTypes(40));
+    // Enough reports for the global safeguard to judge (200 decayed), so untrusted keys go last.
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(200));
     await().atMost(Duration.ofSeconds(5)).until(() -> router.route(FAST).isPredicted());
     assertThat(router.route(FAST).level()).isZero();
     assertThat(router.route(SLOW).level()).isEqualTo(2);
+    // A key the table does not hold is routed as the sidecar routes untrusted keys: last.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> router.route(Keys.of("shop", "unknown")).level() == 2);
     assertThat(router.route(Keys.of("shop", "unknown")))
-        .extracting(Prediction::level, Prediction::outcome)
-        .containsExactly(1, Outcome.COLD);
+        .extracting(Prediction::level, Prediction::predictedLevel, Prediction::outcome)
+        .containsExactly(2, 2, Outcome.COLD);
 
     SidecarGrpc.newBlockingStub(channel)
         .setMode(SetModeRequest.newBuilder().setMode(RoutingMode.ROUTING_MODE_SHADOW).build());
@@ -76,6 +82,21 @@ class SidecarRouterTest {
     Prediction shadow = router.route(FAST);
     assertThat(shadow.level()).isEqualTo(1);
     assertThat(shadow.predictedLevel()).isZero();
+    assertThat(router.route(Keys.of("shop", "unknown")))
+        .extracting(Prediction::level, Prediction::predictedLevel)
+        .containsExactly(1, 1);
+  }
+
+  @Test
+  void route_untrustedKeysAtTheDefaultLevel_keepsUnknownKeysThere() throws Exception {
+    String name = startSidecar("predictor.untrusted-last", "false");
+    channel = InProcessChannelBuilder.forName(name).build();
+    router = SidecarRouter.watch(channel, 3, Duration.ofSeconds(30), null);
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(200));
+    await().atMost(Duration.ofSeconds(5)).until(() -> router.route(FAST).isPredicted());
+    assertThat(router.route(Keys.of("shop", "unknown")))
+        .extracting(Prediction::level, Prediction::predictedLevel, Prediction::outcome)
+        .containsExactly(1, 1, Outcome.COLD);
   }
 
   @Test

@@ -90,7 +90,8 @@ class SidecarServiceTest {
 
   @Test
   void route_batchLookup_answersLevelsInRequestOrder() {
-    sidecar.reports().ingest(SidecarTestSupport.threeTypes(40));
+    // Enough reports for the global safeguard to judge (200 decayed), so untrusted keys go last.
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(200));
     RouteResponse r =
         stub.route(
             RouteRequest.newBuilder()
@@ -98,7 +99,8 @@ class SidecarServiceTest {
                 .addKeys(key("reserve_inventory"))
                 .addKeys(key("never_seen"))
                 .build());
-    assertThat(r.getEntriesList()).extracting(RouteEntry::getLevel).containsExactly(2, 0, 1);
+    // The key never seen is untrusted: last, by default, once the safeguard has judged.
+    assertThat(r.getEntriesList()).extracting(RouteEntry::getLevel).containsExactly(2, 0, 2);
     assertThat(r.getEntries(2).getVerdict()).isEqualTo(Verdict.VERDICT_COLD);
     assertThat(r.getMode()).isEqualTo(RoutingMode.ROUTING_MODE_PREDICTIVE);
   }

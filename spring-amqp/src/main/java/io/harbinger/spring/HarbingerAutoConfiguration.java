@@ -83,7 +83,10 @@ public final class HarbingerAutoConfiguration {
       return new HarbingerBeanPostProcessor(connectionFactory, stamping, advice);
     }
 
-    /** The embedded router's predictor: the defaults, with these levels and this tail budget. */
+    /**
+     * The embedded router's predictor: the defaults, with these levels, this tail budget and this
+     * placement of untrusted keys.
+     */
     @Bean
     @ConditionalOnMissingBean(Predictor.class)
     @ConditionalOnProperty(
@@ -95,6 +98,7 @@ public final class HarbingerAutoConfiguration {
           PredictorConfig.defaults().toBuilder()
               .levels(properties.levels())
               .tailBudget(properties.tailBudget())
+              .untrustedLast(properties.untrustedLast())
               .build(),
           Ticker.SYSTEM,
           Mode.PREDICTIVE);

@@ -20,6 +20,7 @@ import org.springframework.validation.Validator;
  * harbinger.mode=predictive
  * harbinger.levels=3
  * harbinger.tail-budget=1.5
+ * harbinger.untrusted-last=true
  * harbinger.router.kind=sidecar
  * harbinger.router.sidecar.address=harbinger-sidecar:50051
  * harbinger.router.sidecar.tls=true
@@ -42,6 +43,11 @@ import org.springframework.validation.Validator;
  *     wait stays within this many times FIFO's, by default the predictor's {@value
  *     PredictorConfig#DEFAULT_TAIL_BUDGET}; 0 keeps the seed paper's equal boundaries. A sidecar
  *     router takes its own {@code predictor.tail-budget}
+ * @param untrustedLast whether the embedded router places a key without a trusted estimate of its
+ *     own (cold, stale, censored, spread or mispredicted) at the last level rather than the default
+ *     level ({@link PredictorConfig#untrustedLast()}), by default the predictor's {@value
+ *     PredictorConfig#DEFAULT_UNTRUSTED_LAST}. A sidecar router takes its own {@code
+ *     predictor.untrusted-last}
  */
 @ConfigurationProperties("harbinger")
 public record HarbingerProperties(
@@ -50,7 +56,8 @@ public record HarbingerProperties(
     @DefaultValue(HarbingerHeaders.DEFAULT_JOB_TYPE) String jobTypeHeader,
     @DefaultValue(HarbingerHeaders.REPORTS_EXCHANGE) String reportsExchange,
     @DefaultValue Router router,
-    @DefaultValue("" + PredictorConfig.DEFAULT_TAIL_BUDGET) double tailBudget)
+    @DefaultValue("" + PredictorConfig.DEFAULT_TAIL_BUDGET) double tailBudget,
+    @DefaultValue("" + PredictorConfig.DEFAULT_UNTRUSTED_LAST) boolean untrustedLast)
     implements Validator {
 
   /** What Harbinger does in the application. */

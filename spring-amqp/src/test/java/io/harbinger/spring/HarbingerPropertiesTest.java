@@ -120,6 +120,27 @@ class HarbingerPropertiesTest {
   }
 
   @Test
+  void start_untrustedLast_reachesTheEmbeddedPredictorAndDefaultsToThePredictors() {
+    try (ConfigurableApplicationContext context = start()) {
+      assertThat(context.getBean(HarbingerProperties.class).untrustedLast()).isTrue();
+      assertThat(context.getBean(Predictor.class).config().untrustedLast())
+          .isEqualTo(PredictorConfig.DEFAULT_UNTRUSTED_LAST);
+    }
+    try (ConfigurableApplicationContext context = start("harbinger.untrusted-last=false")) {
+      assertThat(context.getBean(Predictor.class).config().untrustedLast()).isFalse();
+    }
+  }
+
+  @Test
+  void start_untrustedLastNotABoolean_failsNamingTheProperty(CapturedOutput output) {
+    assertThatThrownBy(() -> start("harbinger.untrusted-last=sometimes")).isNotNull();
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains("harbinger.untrusted-last")
+        .contains("sometimes");
+  }
+
+  @Test
   void isHostAndPort_acceptsHostColonPortOnly() {
     assertThat(HarbingerProperties.isHostAndPort("sidecar:50051")).isTrue();
     assertThat(HarbingerProperties.isHostAndPort("[::1]:50051")).isTrue();

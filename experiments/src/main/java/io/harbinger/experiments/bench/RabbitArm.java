@@ -135,6 +135,24 @@ final class RabbitArm implements BenchArm {
     };
   }
 
+  /**
+   * Returns whether a predictive policy's predictor places untrusted keys last: not for the arms
+   * measured before that became the default ({@link Policy#PREDICTIVE_BUDGET} is the default before
+   * it), the default for the others.
+   */
+  static boolean untrustedLast(Policy policy) {
+    return switch (policy) {
+      case PREDICTIVE_PAPER,
+          PREDICTIVE_TODAY,
+          PREDICTIVE_SIZED,
+          PREDICTIVE_SHIFT,
+          PREDICTIVE_BUDGET,
+          PREDICTIVE_EQUAL ->
+          false;
+      default -> PredictorConfig.defaults().untrustedLast();
+    };
+  }
+
   private final String name;
   private final Policy policy;
   private final int levels;
@@ -364,6 +382,7 @@ final class RabbitArm implements BenchArm {
                     .sizeBins(policy == Policy.PREDICTIVE_SIZED)
                     .shiftRun(shiftRun(policy))
                     .tailBudget(tailBudget(policy))
+                    .untrustedLast(untrustedLast(policy))
                     .build(),
                 Ticker.SYSTEM,
                 Mode.PREDICTIVE);

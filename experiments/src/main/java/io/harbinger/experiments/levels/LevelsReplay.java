@@ -98,7 +98,7 @@ public final class LevelsReplay implements Callable<Integer> {
               + " PredictorConfig overrides (levels, maxSpreadRatio, minObservations, tierHysteresis,"
               + " boundaryHysteresis, pooledDecay, boundaryMinObservations, boundaryRefreshEvery,"
               + " estimateQuantile, demoteUntrusted, keyGuard, safeguard, borrowFromProducer,"
-              + " shiftRun, promoteColdAfter, tailLimit, tailBudget, tailSink, sizeBins; the job's size hint is passed as the bench sends it).")
+              + " shiftRun, promoteColdAfter, tailLimit, tailBudget, tailSink, untrustedLast, sizeBins; the job's size hint is passed as the bench sends it).")
   List<String> arms;
 
   @Option(names = "--arrival-seconds", defaultValue = "300", description = "Arrival window.")
@@ -575,6 +575,7 @@ public final class LevelsReplay implements Callable<Integer> {
       case "tailLimit" -> b.tailLimit(Double.parseDouble(value));
       case "tailBudget" -> b.tailBudget(Double.parseDouble(value));
       case "tailSink" -> b.tailSink(Double.parseDouble(value));
+      case "untrustedLast" -> b.untrustedLast(bool(name, value));
       case "sizeBins" -> b.sizeBins(bool(name, value));
       default -> throw new IllegalArgumentException("unknown override: " + name);
     }

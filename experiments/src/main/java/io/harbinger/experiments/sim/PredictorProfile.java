@@ -25,7 +25,11 @@ import java.util.stream.Collectors;
  * #REACH_BUDGET_TAIL17_SLOW} add the tail guard at 1.7x to the first. The sink profiles and those
  * two are built on {@link #BUDGET}. Only {@link #DEFAULT}, {@link #SHIFT} and the profiles built on
  * {@link #BUDGET} have the shift run, and only {@link #DEFAULT} and those built on {@link #BUDGET}
- * the tail budget: {@link #SHIFT} is the defaults before the budget became one.
+ * the tail budget: {@link #SHIFT} is the defaults before the budget became one. Every profile but
+ * {@link #DEFAULT} and those built on {@link #LAST} keeps untrusted keys at the default level
+ * ({@code untrustedLast} false): {@link #BUDGET} is the defaults before untrusted keys went last,
+ * {@link #LAST} the defaults since, and {@link #REACH_LAST} and {@link #REACH_FEW_LAST} add the
+ * opt-in reach options to it.
  */
 public enum PredictorProfile {
   /** The product's defaults as they are. */
@@ -38,6 +42,7 @@ public enum PredictorProfile {
           .borrowFromProducer(false)
           .shiftRun(0)
           .tailBudget(0)
+          .untrustedLast(false)
           .build()),
   /** Today's predictor with the global safeguard alone, to show what it does by itself. */
   GLOBAL(
@@ -47,13 +52,32 @@ public enum PredictorProfile {
           .borrowFromProducer(false)
           .shiftRun(0)
           .tailBudget(0)
+          .untrustedLast(false)
           .build()),
   /** Both safeguards and producer borrowing, fixed idle limits, no shift run. */
-  NEW(PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailBudget(0).build()),
+  NEW(
+      PredictorConfig.builder()
+          .relativeIdle(0)
+          .shiftRun(0)
+          .tailBudget(0)
+          .untrustedLast(false)
+          .build()),
   /** {@link #NEW} with idle limits relative to each key's own time scale. */
-  REACH(PredictorConfig.builder().relativeIdle(10).shiftRun(0).tailBudget(0).build()),
+  REACH(
+      PredictorConfig.builder()
+          .relativeIdle(10)
+          .shiftRun(0)
+          .tailBudget(0)
+          .untrustedLast(false)
+          .build()),
   /** {@link #NEW} with a key's history replaced after a run of 8 one-sided observations. */
-  SHIFT(PredictorConfig.builder().relativeIdle(0).shiftRun(8).tailBudget(0).build()),
+  SHIFT(
+      PredictorConfig.builder()
+          .relativeIdle(0)
+          .shiftRun(8)
+          .tailBudget(0)
+          .untrustedLast(false)
+          .build()),
   /** {@link #NEW} with a cold key placed by its highest of at least 3 observations. */
   FEW(
       PredictorConfig.builder()
@@ -61,6 +85,7 @@ public enum PredictorProfile {
           .shiftRun(0)
           .promoteColdAfter(3)
           .tailBudget(0)
+          .untrustedLast(false)
           .build()),
   /** Relative idle limits and cold keys placed by their highest of at least 3 observations. */
   REACH_FEW(
@@ -69,14 +94,34 @@ public enum PredictorProfile {
           .shiftRun(0)
           .promoteColdAfter(3)
           .tailBudget(0)
+          .untrustedLast(false)
           .build()),
   /** {@link #NEW} with the tail guard at 2x. */
-  TAIL(PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailLimit(2).tailBudget(0).build()),
+  TAIL(
+      PredictorConfig.builder()
+          .relativeIdle(0)
+          .shiftRun(0)
+          .tailLimit(2)
+          .tailBudget(0)
+          .untrustedLast(false)
+          .build()),
   /** {@link #NEW} with the tail guard at 1.5x. */
   TAIL15(
-      PredictorConfig.builder().relativeIdle(0).shiftRun(0).tailLimit(1.5).tailBudget(0).build()),
+      PredictorConfig.builder()
+          .relativeIdle(0)
+          .shiftRun(0)
+          .tailLimit(1.5)
+          .tailBudget(0)
+          .untrustedLast(false)
+          .build()),
   /** {@link #SHIFT} with the last boundary set by a tail budget of 1.25, now the default. */
-  BUDGET(PredictorConfig.builder().relativeIdle(0).shiftRun(8).tailBudget(1.25).build()),
+  BUDGET(
+      PredictorConfig.builder()
+          .relativeIdle(0)
+          .shiftRun(8)
+          .tailBudget(1.25)
+          .untrustedLast(false)
+          .build()),
   /**
    * {@link #BUDGET} with the sink guard at 1.25x: unpredicted keys go last while it is exceeded.
    */
@@ -86,12 +131,25 @@ public enum PredictorProfile {
           .shiftRun(8)
           .tailBudget(1.25)
           .tailSink(1.25)
+          .untrustedLast(false)
           .build()),
   /** {@link #BUDGET} with the sink guard at 1.5x. */
   SINK15(
-      PredictorConfig.builder().relativeIdle(0).shiftRun(8).tailBudget(1.25).tailSink(1.5).build()),
+      PredictorConfig.builder()
+          .relativeIdle(0)
+          .shiftRun(8)
+          .tailBudget(1.25)
+          .tailSink(1.5)
+          .untrustedLast(false)
+          .build()),
   /** {@link #BUDGET} with idle limits relative to each key's own time scale. */
-  REACH_BUDGET(PredictorConfig.builder().relativeIdle(10).shiftRun(8).tailBudget(1.25).build()),
+  REACH_BUDGET(
+      PredictorConfig.builder()
+          .relativeIdle(10)
+          .shiftRun(8)
+          .tailBudget(1.25)
+          .untrustedLast(false)
+          .build()),
   /**
    * {@link #BUDGET} with relative idle limits and cold keys placed by their highest of at least 3
    * observations: the defaults with both reach options on.
@@ -102,6 +160,7 @@ public enum PredictorProfile {
           .shiftRun(8)
           .promoteColdAfter(3)
           .tailBudget(1.25)
+          .untrustedLast(false)
           .build()),
   /** {@link #REACH_BUDGET} with the tail guard at 1.7x. */
   REACH_BUDGET_TAIL17(
@@ -110,6 +169,7 @@ public enum PredictorProfile {
           .shiftRun(8)
           .tailBudget(1.25)
           .tailLimit(1.7)
+          .untrustedLast(false)
           .build()),
   /** {@link #REACH_BUDGET} with the tail guard at 1.7x judged over a ten times longer memory. */
   REACH_BUDGET_TAIL17_SLOW(
@@ -119,6 +179,38 @@ public enum PredictorProfile {
           .tailBudget(1.25)
           .tailLimit(1.7)
           .safeguardDecay(0.9998)
+          .untrustedLast(false)
+          .build()),
+  /**
+   * {@link #BUDGET} with untrusted keys at the last level: the defaults since they go there,
+   * pinned.
+   */
+  LAST(
+      PredictorConfig.builder()
+          .relativeIdle(0)
+          .shiftRun(8)
+          .tailBudget(1.25)
+          .untrustedLast(true)
+          .build()),
+  /** {@link #LAST} with idle limits relative to each key's own time scale. */
+  REACH_LAST(
+      PredictorConfig.builder()
+          .relativeIdle(10)
+          .shiftRun(8)
+          .tailBudget(1.25)
+          .untrustedLast(true)
+          .build()),
+  /**
+   * {@link #REACH_LAST} with cold keys placed by their highest of at least 3 observations: the
+   * defaults with both reach options on.
+   */
+  REACH_FEW_LAST(
+      PredictorConfig.builder()
+          .relativeIdle(10)
+          .shiftRun(8)
+          .promoteColdAfter(3)
+          .tailBudget(1.25)
+          .untrustedLast(true)
           .build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(
@@ -128,6 +220,7 @@ public enum PredictorProfile {
           .promoteColdAfter(3)
           .tailLimit(2)
           .tailBudget(0)
+          .untrustedLast(false)
           .build());
 
   private final PredictorConfig config;
@@ -151,7 +244,7 @@ public enum PredictorProfile {
    *
    * @param name a profile's label (default, today, global, new, reach, shift, few, reach_few, tail,
    *     tail15, budget, sink, sink15, reach_budget, reach_few_budget, reach_budget_tail17,
-   *     reach_budget_tail17_slow, reach_few_tail), in any case
+   *     reach_budget_tail17_slow, last, reach_last, reach_few_last, reach_few_tail), in any case
    * @return the profile
    * @throws IllegalArgumentException for any other name, listing the names
    */

@@ -90,7 +90,8 @@ public final class SimulateCommand implements Callable<Integer> {
       description =
           "predictor profiles (default: the product's defaults; today, global, new, reach, shift, few,"
               + " reach_few, tail, tail15, budget, sink, sink15, reach_budget, reach_few_budget,"
-              + " reach_budget_tail17, reach_budget_tail17_slow, reach_few_tail): predictive arms"
+              + " reach_budget_tail17, reach_budget_tail17_slow, last, reach_last, reach_few_last,"
+              + " reach_few_tail): predictive arms"
               + " run under each; the first"
               + " keeps the arm names, the others are named ARM@PROFILE (default ${DEFAULT-VALUE})")
   private List<String> predictorNames;

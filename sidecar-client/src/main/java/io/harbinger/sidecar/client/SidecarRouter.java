@@ -159,10 +159,19 @@ public final class SidecarRouter implements Router, AutoCloseable {
     if (t.mode == Mode.OFF) {
       return Prediction.fallback(t.defaultLevel, Outcome.OFF, Mode.OFF);
     }
-    RouteEntry e = key == null ? null : t.entries.get(key);
+    if (key == null) {
+      return Prediction.fallback(t.defaultLevel, Outcome.INVALID_KEY, t.mode);
+    }
+    RouteEntry e = t.entries.get(key);
     if (e == null) {
-      return Prediction.fallback(
-          t.defaultLevel, key == null ? Outcome.INVALID_KEY : Outcome.COLD, t.mode);
+      // Placed as the sidecar places a key it has not learned: the last level or the default.
+      int placed = t.unknownLevel;
+      return new Prediction(
+          t.mode == Mode.PREDICTIVE ? placed : t.defaultLevel,
+          placed,
+          Outcome.COLD,
+          Double.NaN,
+          t.mode);
     }
     if (e.getLevel() < 0 || e.getLevel() >= t.levels) {
       return Prediction.fallback(t.defaultLevel, outcomeOf(e.getVerdict()), t.mode);
@@ -324,7 +333,7 @@ public final class SidecarRouter implements Router, AutoCloseable {
         for (RouteEntry e : u.getEntriesList()) {
           entries.put(e.getKey(), e);
         }
-        table = new Table(entries, u.getLevels(), u.getDefaultLevel(), mode, u.getVersion());
+        table = new Table(entries, u, mode);
       } else {
         for (RouteEntry e : u.getEntriesList()) {
           current.entries.put(e.getKey(), e);
@@ -332,9 +341,11 @@ public final class SidecarRouter implements Router, AutoCloseable {
         for (String k : u.getRemovedKeysList()) {
           current.entries.remove(k);
         }
-        if (current.mode != mode || current.levels != u.getLevels()) {
-          table =
-              new Table(current.entries, u.getLevels(), u.getDefaultLevel(), mode, u.getVersion());
+        if (current.mode != mode
+            || current.levels != u.getLevels()
+            || current.defaultLevel != u.getDefaultLevel()
+            || current.untrustedLast != u.getUntrustedLast()) {
+          table = new Table(current.entries, u, mode);
         } else {
           current.version.set(u.getVersion());
         }
@@ -371,15 +382,20 @@ public final class SidecarRouter implements Router, AutoCloseable {
     final Map<String, RouteEntry> entries;
     final int levels;
     final int defaultLevel;
+    final boolean untrustedLast;
+    final int unknownLevel;
     final Mode mode;
     final AtomicLong version;
 
-    Table(Map<String, RouteEntry> entries, int levels, int defaultLevel, Mode mode, long version) {
+    /** A table of the given entries under the header of an update already checked. */
+    Table(Map<String, RouteEntry> entries, RouteUpdate u, Mode mode) {
       this.entries = entries;
-      this.levels = levels;
-      this.defaultLevel = defaultLevel;
+      this.levels = u.getLevels();
+      this.defaultLevel = u.getDefaultLevel();
+      this.untrustedLast = u.getUntrustedLast();
+      this.unknownLevel = untrustedLast ? levels - 1 : defaultLevel;
       this.mode = mode;
-      this.version = new AtomicLong(version);
+      this.version = new AtomicLong(u.getVersion());
     }
   }
 

@@ -1,0 +1,173 @@
+package io.harbinger.predictor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Untrusted keys routed at the last level ({@code untrustedLast}, on by default). */
+class UntrustedLastTest {
+
+  private static final double MS = 1_000_000;
+  private static final String FAST = Keys.of("shop", "reserve_inventory");
+  private static final String SLOW = Keys.of("shop", "export_report");
+  private static final String FRESH = Keys.of("tenant-new", "import");
+
+  private final ManualTicker ticker = new ManualTicker(1_000_000_000L);
+
+  private HistogramPredictor predictor(PredictorConfig config, Mode mode) {
+    return new HistogramPredictor(config, ticker, mode);
+  }
+
+  /**
+   * One round of a queue whose undecided work would hide known long jobs: 9 short jobs of a proven
+   * key, 10 jobs of keys never seen before that carry most of the work, and one proven long job.
+   */
+  private static void undecidedRound(Predictor p, int round) {
+    for (int i = 0; i < 9; i++) {
+      p.observe(FAST, 2 * MS);
+    }
+    for (int i = 0; i < 10; i++) {
+      p.observe(Keys.of("tenant" + round + "-" + i, "import"), 500 * MS);
+    }
+    p.observe(SLOW, 2000 * MS);
+  }
+
+  private static void rounds(Predictor p, int from, int to) {
+    for (int r = from; r < to; r++) {
+      undecidedRound(p, r);
+    }
+  }
+
+  @Test
+  void defaults_routeUntrustedKeysLast() {
+    assertThat(PredictorConfig.defaults().untrustedLast())
+        .isEqualTo(PredictorConfig.DEFAULT_UNTRUSTED_LAST)
+        .isTrue();
+    assertThat(PredictorConfig.builder().untrustedLast(false).build().toBuilder().build())
+        .extracting(PredictorConfig::untrustedLast)
+        .isEqualTo(false);
+  }
+
+  @Test
+  void predict_keyNeverSeen_goesLastWithTheLongJobsNotAheadOfThem() {
+    HistogramPredictor p = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    rounds(p, 0, 100);
+
+    assertThat(p.routesUntrustedLast()).isTrue();
+    Prediction fresh = p.predict(FRESH);
+    // Routed last; placed, for the safeguard and the drift signals, where the paper places it.
+    assertThat(fresh)
+        .extracting(
+            Prediction::level,
+            Prediction::predictedLevel,
+            Prediction::outcome,
+            Prediction::isPredicted)
+        .containsExactly(2, 1, Outcome.COLD, false);
+    assertThat(fresh.estimateNanos()).isNaN();
+    assertThat(p.stats().tailSunk()).isEqualTo(1);
+    assertThat(p.predict(SLOW))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(2, Outcome.PREDICTED);
+    assertThat(p.predict(FAST))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(0, Outcome.PREDICTED);
+    // The global safeguard judges the paper's placement, with the imports at the default level.
+    SafeguardStatus s = p.safeguard();
+    assertThat(s.jobShares().get(1)).as("%s", s).isGreaterThan(0.4);
+    assertThat(s.holding()).isFalse();
+    assertThat(s.estimatedGain()).isPositive();
+  }
+
+  @Test
+  void predict_withoutIt_theKeyNeverSeenTakesTheDefaultLevel() {
+    HistogramPredictor p =
+        predictor(PredictorConfig.builder().untrustedLast(false).build(), Mode.PREDICTIVE);
+    rounds(p, 0, 100);
+    assertThat(p.routesUntrustedLast()).isFalse();
+    assertThat(p.predict(FRESH))
+        .extracting(Prediction::level, Prediction::predictedLevel, Prediction::outcome)
+        .containsExactly(1, 1, Outcome.COLD);
+  }
+
+  @Test
+  void predict_beforeTheSafeguardHasJudged_keepsTheDefaultLevel() {
+    HistogramPredictor p = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    // 20 reports a round: boundaries, but fewer decayed reports than the safeguard needs (200).
+    rounds(p, 0, 5);
+    assertThat(p.boundaries()).isPresent();
+    assertThat(p.routesUntrustedLast()).isFalse();
+    assertThat(p.predict(FRESH).level()).isEqualTo(1);
+    rounds(p, 5, 20);
+    assertThat(p.routesUntrustedLast()).isTrue();
+    assertThat(p.predict(FRESH).level()).isEqualTo(2);
+    // Without the global safeguard nothing judges the levels, and untrusted keys stay put.
+    HistogramPredictor unguarded =
+        predictor(PredictorConfig.builder().safeguard(false).build(), Mode.PREDICTIVE);
+    rounds(unguarded, 0, 20);
+    assertThat(unguarded.routesUntrustedLast()).isFalse();
+    assertThat(unguarded.predict(FRESH).level()).isEqualTo(1);
+  }
+
+  @Test
+  void predict_inShadowMode_routesAndStampsTheDefaultLevel() {
+    HistogramPredictor p = predictor(PredictorConfig.defaults(), Mode.SHADOW);
+    rounds(p, 0, 20);
+    assertThat(p.predict(FRESH))
+        .extracting(Prediction::level, Prediction::predictedLevel, Prediction::outcome)
+        .containsExactly(p.defaultLevel(), p.defaultLevel(), Outcome.COLD);
+    assertThat(p.stats().tailSunk()).isZero();
+  }
+
+  @Test
+  void predict_beforeBoundariesOrForAnInvalidKey_keepsTheDefaultLevel() {
+    HistogramPredictor p = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    assertThat(p.predict(FAST))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(p.defaultLevel(), Outcome.UNREADY);
+    rounds(p, 0, 20);
+    assertThat(p.predict("k".repeat(300)))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(p.defaultLevel(), Outcome.INVALID_KEY);
+  }
+
+  @Test
+  void predict_untrustedForAnyReason_goesLastUnlessItsEvidencePlacesItHigher() {
+    HistogramPredictor p =
+        predictor(PredictorConfig.builder().promoteColdAfter(3).build(), Mode.PREDICTIVE);
+    rounds(p, 0, 20);
+    assertThat(p.routesUntrustedLast()).isTrue();
+    // Spread: 95% at 1 ms, 5% at 30 ms; its cheap mean never places it above the default.
+    String jittery = Keys.of("shop", "jittery");
+    for (int i = 0; i < 100; i++) {
+      p.observe(jittery, i % 20 == 0 ? 30 * MS : 1 * MS);
+    }
+    assertThat(p.predict(jittery))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(2, Outcome.SPREAD);
+    // A few observations all under the first boundary: promoted, not sent last.
+    String ping = Keys.of("tools", "ping");
+    for (int i = 0; i < 3; i++) {
+      p.observe(ping, 1 * MS);
+    }
+    assertThat(p.predict(ping))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(0, Outcome.COLD);
+    // Stale: idle past the staleness limit, the proven short key no longer goes first.
+    ticker.advance(Duration.ofMinutes(31));
+    assertThat(p.predict(FAST))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(2, Outcome.STALE);
+    assertThat(p.predict(ping))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(2, Outcome.COLD);
+  }
+
+  @Test
+  void outcome_untrustedVerdicts_areTheKeysWithoutATrustedEstimate() {
+    assertThat(Outcome.values())
+        .filteredOn(Outcome::isUntrusted)
+        .containsExactlyInAnyOrder(
+            Outcome.COLD, Outcome.STALE, Outcome.CENSORED, Outcome.SPREAD, Outcome.MISPREDICTED);
+  }
+}
