@@ -257,28 +257,13 @@ class SafeguardTest {
     }
   }
 
-  /**
-   * One round of a queue whose undecided work hides known long jobs: 9 short jobs of a proven key,
-   * 10 jobs of keys never seen before (cold, at the default level) that carry most of the work, and
-   * one proven long job.
-   */
-  private static void undecidedRound(Predictor p, int round) {
-    for (int i = 0; i < 9; i++) {
-      p.observe(FAST, 2 * MS);
-    }
-    for (int i = 0; i < 10; i++) {
-      p.observe(Keys.of("tenant" + round + "-" + i, "import"), 500 * MS);
-    }
-    p.observe(SLOW, 2000 * MS);
-  }
-
   @Test
   void predict_longKeyBehindUndecidedWork_tailGuardRoutesItAtTheDefaultLevel() {
     HistogramPredictor p =
         predictor(
             PredictorConfig.builder().tailLimit(2).untrustedLast(false).build(), Mode.PREDICTIVE);
     for (int r = 0; r < 100; r++) {
-      undecidedRound(p, r);
+      UndecidedWork.round(p, r);
     }
 
     // The cold imports (half the jobs, about 70% of the work) wait at the default level, so the
@@ -318,8 +303,8 @@ class SafeguardTest {
     HistogramPredictor shadow =
         predictor(PredictorConfig.builder().tailLimit(2).untrustedLast(false).build(), Mode.SHADOW);
     for (int r = 0; r < 100; r++) {
-      undecidedRound(off, r);
-      undecidedRound(shadow, r);
+      UndecidedWork.round(off, r);
+      UndecidedWork.round(shadow, r);
     }
 
     assertThat(off.predict(SLOW).level()).isEqualTo(2);
@@ -337,7 +322,7 @@ class SafeguardTest {
         predictor(
             PredictorConfig.builder().tailSink(2).untrustedLast(false).build(), Mode.PREDICTIVE);
     for (int r = 0; r < 100; r++) {
-      undecidedRound(p, r);
+      UndecidedWork.round(p, r);
     }
 
     // As above, 2.3x: the cold imports, not the long key, are what moves.
@@ -379,8 +364,8 @@ class SafeguardTest {
     HistogramPredictor shadow =
         predictor(PredictorConfig.builder().tailSink(2).untrustedLast(false).build(), Mode.SHADOW);
     for (int r = 0; r < 100; r++) {
-      undecidedRound(off, r);
-      undecidedRound(shadow, r);
+      UndecidedWork.round(off, r);
+      UndecidedWork.round(shadow, r);
     }
 
     String fresh = Keys.of("tenant-new", "import");

@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Test;
 /** Untrusted keys routed at the last level ({@code untrustedLast}, on by default). */
 class UntrustedLastTest {
 
-  private static final double MS = 1_000_000;
-  private static final String FAST = Keys.of("shop", "reserve_inventory");
-  private static final String SLOW = Keys.of("shop", "export_report");
+  private static final double MS = UndecidedWork.MS;
+  private static final String FAST = UndecidedWork.FAST;
+  private static final String SLOW = UndecidedWork.SLOW;
   private static final String FRESH = Keys.of("tenant-new", "import");
 
   private final ManualTicker ticker = new ManualTicker(1_000_000_000L);
@@ -19,23 +19,9 @@ class UntrustedLastTest {
     return new HistogramPredictor(config, ticker, mode);
   }
 
-  /**
-   * One round of a queue whose undecided work would hide known long jobs: 9 short jobs of a proven
-   * key, 10 jobs of keys never seen before that carry most of the work, and one proven long job.
-   */
-  private static void undecidedRound(Predictor p, int round) {
-    for (int i = 0; i < 9; i++) {
-      p.observe(FAST, 2 * MS);
-    }
-    for (int i = 0; i < 10; i++) {
-      p.observe(Keys.of("tenant" + round + "-" + i, "import"), 500 * MS);
-    }
-    p.observe(SLOW, 2000 * MS);
-  }
-
   private static void rounds(Predictor p, int from, int to) {
     for (int r = from; r < to; r++) {
-      undecidedRound(p, r);
+      UndecidedWork.round(p, r);
     }
   }
 

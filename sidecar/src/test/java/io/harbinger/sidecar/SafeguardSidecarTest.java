@@ -92,14 +92,7 @@ class SafeguardSidecarTest {
         "predictor.tail-budget", "0",
         "predictor.untrusted-last", "false");
     sidecar.reports().ingest(SidecarTestSupport.threeTypes(120));
-    SafeguardInfo s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
-    int rounds = 0;
-    while (!s.getHolding() && rounds < 300) {
-      sidecar.reports().ingest(inverted(5));
-      rounds += 5;
-      s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
-    }
-    assertThat(s.getHolding()).as("after %d rounds: %s", rounds, s.getReason()).isTrue();
+    SafeguardInfo s = invertUntilHolding();
     assertThat(s.getEstimatedGain()).isLessThan(0.02);
     assertThat(s.getReason()).contains("FIFO order");
     assertThat(s.getHeldPredictions()).isZero();
@@ -150,14 +143,7 @@ class SafeguardSidecarTest {
               assertThat(full.getUntrustedLast()).isTrue();
               assertThat(levelOf(full, newcomer)).isEqualTo(2);
             });
-    SafeguardInfo s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
-    int rounds = 0;
-    while (!s.getHolding() && rounds < 300) {
-      sidecar.reports().ingest(inverted(5));
-      rounds += 5;
-      s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
-    }
-    assertThat(s.getHolding()).as("after %d rounds: %s", rounds, s.getReason()).isTrue();
+    SafeguardInfo s = invertUntilHolding();
     // Shadow mode would move the untrusted key ahead of the work queued last: the table stays
     // predictive, every trusted key at the default level, the untrusted one and unknown keys last.
     await()
@@ -172,6 +158,19 @@ class SafeguardSidecarTest {
               assertThat(levelOf(full, Keys.of("shop", "export_report"))).isEqualTo(1);
               assertThat(levelOf(full, newcomer)).isEqualTo(2);
             });
+  }
+
+  /** Feeds the inversion, 5 rounds at a time, until the safeguard holds (at most 300 rounds). */
+  private SafeguardInfo invertUntilHolding() {
+    SafeguardInfo s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
+    int rounds = 0;
+    while (!s.getHolding() && rounds < 300) {
+      sidecar.reports().ingest(inverted(5));
+      rounds += 5;
+      s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
+    }
+    assertThat(s.getHolding()).as("after %d rounds: %s", rounds, s.getReason()).isTrue();
+    return s;
   }
 
   private static int levelOf(RouteUpdate update, String key) {
