@@ -56,23 +56,27 @@ import java.util.concurrent.atomic.LongAdder;
  * a censored, stale or unknown key keeps the default level. The trust verdict is unchanged and
  * still counted as the fallback reason.
  *
- * <p>Untrusted keys last (on by default, {@code untrustedLast}; a further departure from section
+ * <p>Unmeasured keys last (on by default, {@code untrustedLast}; a further departure from section
  * 3.5): once the global safeguard has estimated the levels' gain, {@link #predict} in predictive
- * mode routes a key without a trusted estimate of its own ({@link Outcome#isUntrusted}) that the
- * placement above leaves at the default level at the last level instead; the prediction keeps the
- * default level as its predicted level, so the safeguard and the drift signals judge the paper's
- * placement, and {@link #routesUntrustedLast()} tells a route table to do the same. Where most jobs
- * are cold, as on long HPC logs, the default level holds most of the work, and the jobs known to be
- * long wait behind all of it, far longer than FIFO would make them (the all-message P99 of the
- * trace replays reached 1.4 to 2.3 times FIFO's); at the last level the work nobody has estimated
- * queues with them in arrival order, and only keys with an estimate (their own, a borrowed one, or
- * a cold key's promotion) go ahead of it. It stays on while the safeguard holds FIFO order (the
- * others then take the default level): taking untrusted keys back to the default level would put
- * them ahead of the work already queued at the last level, which the replays showed to lift the P99
- * to 2 to 4 times FIFO's on CTC-SP2. Where nearly every key is trusted, as in the production flow,
- * it changes nothing. Before the first estimate, and with the safeguard off, untrusted keys keep
- * the default level. It is the sink guard below with its limit always exceeded, and does not switch
- * with an estimate.
+ * mode routes a key whose own observations give no cost to place it by ({@link
+ * Outcome#isUnmeasured}: cold, stale or censored) that the placement above leaves at the default
+ * level at the last level instead; the prediction keeps the default level as its predicted level,
+ * so the safeguard and the drift signals judge the paper's placement, and {@link
+ * #routesUntrustedLast()} tells a route table to do the same. Where most jobs are cold, as on long
+ * HPC logs, the default level holds most of the work, and the jobs known to be long wait behind all
+ * of it, far longer than FIFO would make them (the all-message P99 of the trace replays reached 1.4
+ * to 2.3 times FIFO's); at the last level the work nobody has measured queues with them in arrival
+ * order, and only keys with a cost (their own estimate, a borrowed one, a cold key's promotion, or
+ * the mean of a spread or mispredicted key) go ahead of it. A spread or mispredicted key keeps the
+ * level its mean gives it, at most the default: its mean is a cost, and sending it last when the
+ * mean says otherwise makes it wait behind every long job (a job type whose cost shifted,
+ * distrusted until its error falls back, lost most of Harbinger's gain for its messages that way on
+ * RabbitMQ). It stays on while the safeguard holds FIFO order (the others then take the default
+ * level): taking unmeasured keys back to the default level would put them ahead of the work already
+ * queued at the last level, which the replays showed to lift the P99 to 2 to 4 times FIFO's on
+ * CTC-SP2. Where nearly every key is measured, as in the production flow, it changes nothing.
+ * Before the first estimate, and with the safeguard off, unmeasured keys keep the default level.
+ * Unlike the sink guard below, it does not switch with an estimate.
  *
  * <p>Few observations (opt-in, {@code promoteColdAfter} n; a further departure from section 3.5,
  * where a key with fewer than {@code minObservations} observations always takes the default level):
@@ -252,8 +256,8 @@ public final class HistogramPredictor implements Predictor {
         p = new Prediction(defaultLevel, p.predictedLevel(), p.outcome(), p.estimateNanos(), m);
       } else if (m == Mode.PREDICTIVE
           && p.level() == defaultLevel
-          && p.outcome().isUntrusted()
-          && (safeguard.sinking() || routesUntrustedLast())) {
+          && ((safeguard.sinking() && p.outcome().isUntrusted())
+              || (routesUntrustedLast() && p.outcome().isUnmeasured()))) {
         tailSunk.increment();
         p =
             new Prediction(

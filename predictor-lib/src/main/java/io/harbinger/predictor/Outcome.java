@@ -52,8 +52,8 @@ public enum Outcome {
 
   /**
    * Returns whether this is the verdict on a key without a trusted estimate of its own: a key never
-   * seen or too little seen, stale, overrunning, spread or mispredicted. Such a key is what {@link
-   * PredictorConfig#untrustedLast()} routes at the last level.
+   * seen or too little seen, stale, overrunning, spread or mispredicted. Such a key is what the
+   * global safeguard's sink guard ({@link PredictorConfig#tailSink()}) routes at the last level.
    *
    * @return true for {@link #COLD}, {@link #STALE}, {@link #CENSORED}, {@link #SPREAD} and {@link
    *     #MISPREDICTED}
@@ -61,6 +61,21 @@ public enum Outcome {
   public boolean isUntrusted() {
     return switch (this) {
       case COLD, STALE, CENSORED, SPREAD, MISPREDICTED -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * Returns whether this is the verdict on a key whose own observations give no cost to place it
+   * by: never or too little seen, idle past the staleness limit, or overrunning (its durations are
+   * unknown). A spread or mispredicted key is untrusted but not unmeasured: its mean is a cost. An
+   * unmeasured key is what {@link PredictorConfig#untrustedLast()} routes at the last level.
+   *
+   * @return true for {@link #COLD}, {@link #STALE} and {@link #CENSORED}
+   */
+  public boolean isUnmeasured() {
+    return switch (this) {
+      case COLD, STALE, CENSORED -> true;
       default -> false;
     };
   }

@@ -119,10 +119,10 @@ public interface Predictor extends Router {
   }
 
   /**
-   * Returns whether keys without a trusted estimate of their own that the predictor places at the
-   * default level are routed at the last level now: predictions in predictive mode then carry the
-   * last level for them. A remote table that routes by {@link Prediction#predictedLevel()} must
-   * apply the same, to keys it does not hold as well.
+   * Returns whether keys without a cost of their own ({@link Outcome#isUnmeasured}) that the
+   * predictor places at the default level are routed at the last level now: predictions in
+   * predictive mode then carry the last level for them. A remote table that routes by {@link
+   * Prediction#predictedLevel()} must apply the same, to keys it does not hold as well.
    *
    * @return false unless the implementation routes them so and does now
    */

@@ -92,11 +92,11 @@ import java.util.Objects;
  *     a budget only lets the levels above take more; zero keeps every boundary at the equal
  *     quantiles of the pooled observations (seed paper equation 2); 0 or in (1, 100], default
  *     {@value #DEFAULT_TAIL_BUDGET}
- * @param untrustedLast whether a key without a trusted estimate of its own (cold, stale, censored,
- *     spread or mispredicted) that is placed at the default level is routed at the last level, once
- *     the global safeguard has estimated the levels' gain (it needs {@code safeguard} on), so that
- *     work nobody has estimated queues with the long jobs in arrival order rather than ahead of
- *     them
+ * @param untrustedLast whether a key whose own observations give no cost to place it by (cold,
+ *     stale or censored; a spread or mispredicted key keeps the level its mean gives it) that is
+ *     placed at the default level is routed at the last level, once the global safeguard has
+ *     estimated the levels' gain (it needs {@code safeguard} on), so that work nobody has measured
+ *     queues with the long jobs in arrival order rather than ahead of them
  * @param tailSink when positive, the global safeguard's sink guard: while Cobham's estimate (at
  *     {@code safeguardLoad}) of the last level's mean wait under the assignment, untrusted keys at
  *     the default level included, exceeds this many times FIFO's, a key the assignment leaves at
@@ -166,7 +166,7 @@ public record PredictorConfig(
   public static final double DEFAULT_TAIL_BUDGET = 1.25;
 
   /**
-   * Whether untrusted keys go to the last level by default: yes, since at the default level their
+   * Whether unmeasured keys go to the last level by default: yes, since at the default level their
    * work is what the jobs known to be long wait behind.
    */
   public static final boolean DEFAULT_UNTRUSTED_LAST = true;
@@ -831,8 +831,8 @@ public record PredictorConfig(
     }
 
     /**
-     * Sets whether a key without a trusted estimate of its own that is placed at the default level
-     * is routed at the last level once the global safeguard has judged.
+     * Sets whether a key without a cost of its own (cold, stale or censored) that is placed at the
+     * default level is routed at the last level once the global safeguard has judged.
      *
      * @param value true for the last level, false for the default level (seed paper section 3.5)
      * @return this builder

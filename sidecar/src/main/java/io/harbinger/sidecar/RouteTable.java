@@ -257,7 +257,7 @@ final class RouteTable {
   }
 
   /**
-   * A key's entry under the published state: an untrusted key at the default level at the last
+   * A key's entry under the published state: an unmeasured key at the default level at the last
    * while the predictor routes it there; otherwise at the default level while the safeguard holds
    * (with untrusted keys last) or while the tail guard lifts a key placed below it.
    */
@@ -266,7 +266,7 @@ final class RouteTable {
     int defaultLevel = predictor.defaultLevel();
     // An entry carries the level to publish at in predictive mode.
     int level = p.predictedLevel();
-    if (publishedSinking && level == defaultLevel && p.outcome().isUntrusted()) {
+    if (publishedSinking && level == defaultLevel && p.outcome().isUnmeasured()) {
       level = predictor.levels() - 1;
     } else if ((publishedSinking && publishedHolding)
         || (publishedLifting && level > defaultLevel)) {

@@ -173,7 +173,7 @@ final class SidecarMetrics implements AutoCloseable {
     }
     Gauge.builder("harbinger_untrusted_last", routes, r -> r.sinking() ? 1 : 0)
         .description(
-            "1 while keys without a trusted estimate are routed at the last level"
+            "1 while keys without a cost of their own are routed at the last level"
                 + " (predictor.untrusted-last, once the safeguard has judged).")
         .register(registry);
     Gauge.builder("harbinger_route_watchers", routes, RouteTable::watchers)

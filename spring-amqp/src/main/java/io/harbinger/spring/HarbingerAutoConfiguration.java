@@ -85,7 +85,7 @@ public final class HarbingerAutoConfiguration {
 
     /**
      * The embedded router's predictor: the defaults, with these levels, this tail budget and this
-     * placement of untrusted keys.
+     * placement of unmeasured keys.
      */
     @Bean
     @ConditionalOnMissingBean(Predictor.class)

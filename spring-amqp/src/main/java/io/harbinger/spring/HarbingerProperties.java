@@ -43,9 +43,9 @@ import org.springframework.validation.Validator;
  *     wait stays within this many times FIFO's, by default the predictor's {@value
  *     PredictorConfig#DEFAULT_TAIL_BUDGET}; 0 keeps the seed paper's equal boundaries. A sidecar
  *     router takes its own {@code predictor.tail-budget}
- * @param untrustedLast whether the embedded router places a key without a trusted estimate of its
- *     own (cold, stale, censored, spread or mispredicted) at the last level rather than the default
- *     level ({@link PredictorConfig#untrustedLast()}), by default the predictor's {@value
+ * @param untrustedLast whether the embedded router places a key without a cost of its own (cold,
+ *     stale or censored) at the last level rather than the default level ({@link
+ *     PredictorConfig#untrustedLast()}), by default the predictor's {@value
  *     PredictorConfig#DEFAULT_UNTRUSTED_LAST}. A sidecar router takes its own {@code
  *     predictor.untrusted-last}
  */

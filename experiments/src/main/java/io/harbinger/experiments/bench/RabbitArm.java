@@ -136,7 +136,7 @@ final class RabbitArm implements BenchArm {
   }
 
   /**
-   * Returns whether a predictive policy's predictor places untrusted keys last: not for the arms
+   * Returns whether a predictive policy's predictor places unmeasured keys last: not for the arms
    * measured before that became the default ({@link Policy#PREDICTIVE_BUDGET} is the default before
    * it), the default for the others.
    */

@@ -182,8 +182,8 @@ public enum PredictorProfile {
           .untrustedLast(false)
           .build()),
   /**
-   * {@link #BUDGET} with untrusted keys at the last level: the defaults since they go there,
-   * pinned.
+   * {@link #BUDGET} with unmeasured keys (cold, stale, censored) at the last level: the defaults
+   * since they go there, pinned.
    */
   LAST(
       PredictorConfig.builder()
