@@ -10,11 +10,13 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.harbinger.predictor.Keys;
 import io.harbinger.proto.v1.GetSafeguardRequest;
 import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.proto.v1.RouteEntry;
 import io.harbinger.proto.v1.RouteRequest;
 import io.harbinger.proto.v1.RouteUpdate;
 import io.harbinger.proto.v1.RoutingMode;
 import io.harbinger.proto.v1.SafeguardInfo;
 import io.harbinger.proto.v1.SidecarGrpc;
+import io.harbinger.proto.v1.Verdict;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -160,6 +162,31 @@ class SafeguardSidecarTest {
             });
   }
 
+  @Test
+  void watchRoutes_spreadKeyWithACheapMean_keepsTheDefaultLevelWhileAColdKeyGoesLast()
+      throws Exception {
+    start();
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(120));
+    // 95% at 1 ms, 5% at 30 ms: too spread to trust its median, but its mean is a cost.
+    ReportBatch.Builder b = ReportBatch.newBuilder().setReporterId("test").setSequence(3);
+    for (int i = 0; i < 100; i++) {
+      b.addReports(SidecarTestSupport.ack("media", "thumbnail", (i % 20 == 0 ? 30 : 1) * MS));
+    }
+    b.addReports(SidecarTestSupport.ack("elsewhere", "newcomer", 5 * MS));
+    sidecar.reports().ingest(b.build().toByteArray());
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .untilAsserted(
+            () -> {
+              RouteUpdate full = sidecar.routes().full();
+              assertThat(full.getUntrustedLast()).isTrue();
+              assertThat(verdictOf(full, Keys.of("media", "thumbnail")))
+                  .isEqualTo(Verdict.VERDICT_SPREAD);
+              assertThat(levelOf(full, Keys.of("media", "thumbnail"))).isEqualTo(1);
+              assertThat(levelOf(full, Keys.of("elsewhere", "newcomer"))).isEqualTo(2);
+            });
+  }
+
   /** Feeds the inversion, 5 rounds at a time, until the safeguard holds (at most 300 rounds). */
   private SafeguardInfo invertUntilHolding() {
     SafeguardInfo s = stub.getSafeguard(GetSafeguardRequest.getDefaultInstance());
@@ -174,11 +201,18 @@ class SafeguardSidecarTest {
   }
 
   private static int levelOf(RouteUpdate update, String key) {
+    return entryOf(update, key).getLevel();
+  }
+
+  private static Verdict verdictOf(RouteUpdate update, String key) {
+    return entryOf(update, key).getVerdict();
+  }
+
+  private static RouteEntry entryOf(RouteUpdate update, String key) {
     return update.getEntriesList().stream()
         .filter(e -> e.getKey().equals(key))
         .findFirst()
-        .orElseThrow(() -> new AssertionError("no entry for " + key + " in " + update))
-        .getLevel();
+        .orElseThrow(() -> new AssertionError("no entry for " + key + " in " + update));
   }
 
   @Test
