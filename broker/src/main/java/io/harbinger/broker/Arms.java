@@ -26,7 +26,7 @@ public final class Arms {
 
   /** The simulator's base names and suffixes, for messages. */
   static final String SIMULATED_NAMES =
-      "fifo, static_history, static_random, oracle, predictive_cold, predictive_warm, each with"
+      "fifo, static_history, static_hindsight, static_random, oracle, predictive_cold, predictive_warm, each with"
           + " optional +weights, +pausing, +following, +no_aging";
 
   private static final Map<String, ArmDefinition> ARMS = new LinkedHashMap<>();
@@ -48,6 +48,7 @@ public final class Arms {
     rabbit("rabbitmq-predictive-sized", Policy.PREDICTIVE_SIZED);
     rabbit("rabbitmq-predictive-shift", Policy.PREDICTIVE_SHIFT);
     rabbit("rabbitmq-predictive-budget", Policy.PREDICTIVE_BUDGET);
+    rabbit("rabbitmq-predictive-last", Policy.PREDICTIVE_LAST);
     rabbit("rabbitmq-predictive-equal", Policy.PREDICTIVE_EQUAL);
     quorumPriorities("rabbitmq-predictive-quorum", Policy.PREDICTIVE);
     lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
@@ -107,6 +108,7 @@ public final class Arms {
     broker("broker-oracle", Policy.ORACLE, Selection.STRICT, AgingMode.PLAIN);
     simulated("fifo", Policy.FIFO);
     simulated("static_history", Policy.STATIC_HISTORY);
+    simulated("static_hindsight", Policy.STATIC_HINDSIGHT);
     simulated("static_random", Policy.STATIC_RANDOM);
     simulated("oracle", Policy.ORACLE);
     simulated("predictive_cold", Policy.PREDICTIVE);

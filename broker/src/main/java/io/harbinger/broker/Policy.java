@@ -27,6 +27,12 @@ public enum Policy {
   STATIC_MISCONFIGURED("static-misconfigured"),
   /** Each key's history median mapped at the history tertiles; unseen keys at the middle level. */
   STATIC_HISTORY("static-history"),
+  /**
+   * Each key's median over the jobs being evaluated, known in hindsight, mapped at the history
+   * tertiles: the best any learner that gives all of a key's jobs one level by its median can do,
+   * for reference only.
+   */
+  STATIC_HINDSIGHT("static-hindsight"),
   /** A seeded random level per key. */
   STATIC_RANDOM("static-random"),
   /** The predictor's level for each key, its estimate as the cost; the predictor starts empty. */
@@ -67,6 +73,11 @@ public enum Policy {
    * ({@code tailBudget} 0, seed paper equation 2): the default before the tail budget became one.
    */
   PREDICTIVE_EQUAL("predictive-equal"),
+  /**
+   * As {@link #PREDICTIVE}, with seed paper Table 1's idle half-life (10 min) and staleness (30
+   * min): the default before a key's history stopped fading by the clock.
+   */
+  PREDICTIVE_LAST("predictive-last"),
   /** As {@link #PREDICTIVE}, the predictor having first observed a trace's history. */
   PREDICTIVE_WARM("predictive-warm"),
   /** The predictor predicts and learns, but every message takes the default level. */
@@ -136,6 +147,7 @@ public enum Policy {
     return switch (this) {
       case FIFO, STATIC_TUNED, STATIC_MISCONFIGURED, PREDICTIVE, SHADOW, FAIR, ORACLE -> true;
       case STATIC_HISTORY,
+          STATIC_HINDSIGHT,
           STATIC_RANDOM,
           PREDICTIVE_WARM,
           PREDICTIVE_PAPER,
@@ -144,6 +156,7 @@ public enum Policy {
           PREDICTIVE_SHIFT,
           PREDICTIVE_BUDGET,
           PREDICTIVE_EQUAL,
+          PREDICTIVE_LAST,
           SIDECAR,
           NAIVE ->
           false;
@@ -177,6 +190,7 @@ public enum Policy {
   public IngressPolicy newIngress(int levels, Predictor predictor) {
     return switch (this) {
       case STATIC_HISTORY,
+          STATIC_HINDSIGHT,
           STATIC_RANDOM,
           PREDICTIVE_WARM,
           PREDICTIVE_PAPER,
@@ -185,6 +199,7 @@ public enum Policy {
           PREDICTIVE_SHIFT,
           PREDICTIVE_BUDGET,
           PREDICTIVE_EQUAL,
+          PREDICTIVE_LAST,
           SIDECAR,
           NAIVE ->
           throw new IllegalArgumentException("policy " + label + " does not run on the broker");

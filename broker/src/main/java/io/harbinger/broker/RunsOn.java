@@ -21,7 +21,14 @@ public enum RunsOn {
     return switch (this) {
       case SIMULATOR ->
           switch (policy) {
-            case FIFO, STATIC_HISTORY, STATIC_RANDOM, ORACLE, PREDICTIVE, PREDICTIVE_WARM -> true;
+            case FIFO,
+                STATIC_HISTORY,
+                STATIC_HINDSIGHT,
+                STATIC_RANDOM,
+                ORACLE,
+                PREDICTIVE,
+                PREDICTIVE_WARM ->
+                true;
             default -> false;
           };
       case BROKER -> policy.runsOnBroker();
@@ -37,6 +44,7 @@ public enum RunsOn {
                 PREDICTIVE_SHIFT,
                 PREDICTIVE_BUDGET,
                 PREDICTIVE_EQUAL,
+                PREDICTIVE_LAST,
                 SHADOW,
                 SIDECAR,
                 ORACLE,

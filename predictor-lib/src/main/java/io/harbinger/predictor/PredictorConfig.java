@@ -7,8 +7,10 @@ import java.util.Objects;
  * Every parameter that shapes the predictor, with the defaults of seed paper Table 1, and the
  * departures {@link HistogramPredictor} explains on by default: {@code demoteUntrusted} (section
  * 3.5), {@code untrustedLast} (section 3.5), the per-key and global safeguards, producer borrowing,
- * a shift run of {@value #DEFAULT_SHIFT_RUN} (section 3.4) and a tail budget of {@value
- * #DEFAULT_TAIL_BUDGET} in place of equal-quantile boundaries (section 3.4, equation 2).
+ * a shift run of {@value #DEFAULT_SHIFT_RUN} (section 3.4), a tail budget of {@value
+ * #DEFAULT_TAIL_BUDGET} in place of equal-quantile boundaries (section 3.4, equation 2), and no
+ * wall-clock forgetting: {@code idleHalfLife} and {@code staleAfter} are off ({@link
+ * #DEFAULT_IDLE_HALF_LIFE}, {@link #DEFAULT_STALE_AFTER}), where Table 1 has 10 and 30 minutes.
  *
  * <p>Build one with {@link #builder()}; {@link #defaults()} gives the defaults as they are. The
  * compact constructor checks every rule and names the offending value, so an invalid configuration
@@ -20,9 +22,10 @@ import java.util.Objects;
  * @param pooledDecay per-observation retention of the pooled histogram whose quantiles are the
  *     level boundaries, in (0, 1]
  * @param idleHalfLife wall-clock half-life of a key's history across idle gaps, applied when the
- *     key is next touched; zero disables it; never negative
+ *     key is next touched; zero disables it; never negative; default off (Table 1: 10 minutes)
  * @param staleAfter a key idle longer than this is not predicted, and its history is discarded at
- *     its next observation; zero disables staleness; never negative
+ *     its next observation; zero disables staleness; never negative; default off (Table 1: 30
+ *     minutes)
  * @param minObservations successful observations a key needs before it is predicted (n_min), at
  *     least 1
  * @param maxCensoredShare largest decayed share of censored deliveries a predicted key may have, in
@@ -70,7 +73,7 @@ import java.util.Objects;
  * @param relativeIdle when positive, idle decay and staleness stretch to this many of the key's own
  *     typical gaps between observations (the larger of its mean gap and its estimate), whenever
  *     that is longer than {@code idleHalfLife} and {@code staleAfter}; zero keeps the fixed limits;
- *     in [0, 1000]
+ *     it acts only while {@code staleAfter} is set; in [0, 1000]
  * @param shiftRun when positive, a key whose last this many successful observations all lie more
  *     than an octave from its estimate, on the same side, has changed regime: its history is
  *     replaced by those observations; zero lets decay alone follow a change (seed paper section
@@ -164,6 +167,22 @@ public record PredictorConfig(
    * budget lets the upper levels take more of them while the last level's wait stays bounded.
    */
   public static final double DEFAULT_TAIL_BUDGET = 1.25;
+
+  /**
+   * The default idle half-life: none. A key's history fades by its own observations ({@code
+   * keyDecay}) and is replaced when it changes regime ({@code shiftRun}), not by the minutes it
+   * sits idle. Table 1's 10 minutes suit keys that recur within minutes; keys that come back after
+   * hours or days (the HPC logs of seed paper section 5.2) lost their history to it, and with it
+   * nearly all of the gain, while turning it off changed nothing on the production flow (section
+   * 5.4, Table 11: decay and idle forgetting, no effect shown).
+   */
+  public static final Duration DEFAULT_IDLE_HALF_LIFE = Duration.ZERO;
+
+  /**
+   * The default staleness limit: none, for the reasons of {@link #DEFAULT_IDLE_HALF_LIFE} (Table 1
+   * has 30 minutes; section 5.2 found 53% of LPC-EGEE's jobs on keys whose history had expired).
+   */
+  public static final Duration DEFAULT_STALE_AFTER = Duration.ZERO;
 
   /**
    * Whether unmeasured keys go to the last level by default: yes, since at the default level their
@@ -338,8 +357,8 @@ public record PredictorConfig(
     private int levels = 3;
     private double keyDecay = 0.995;
     private double pooledDecay = 0.9999;
-    private Duration idleHalfLife = Duration.ofMinutes(10);
-    private Duration staleAfter = Duration.ofMinutes(30);
+    private Duration idleHalfLife = DEFAULT_IDLE_HALF_LIFE;
+    private Duration staleAfter = DEFAULT_STALE_AFTER;
     private int minObservations = 20;
     private double maxCensoredShare = 0.05;
     private double maxSpreadRatio = 16;

@@ -21,11 +21,19 @@ class HistogramPredictorTest {
   }
 
   /**
-   * The defaults but with untrusted keys at the default level of seed paper section 3.5: most tests
-   * here place keys against that level ({@code UntrustedLastTest} covers the last).
+   * The defaults but with untrusted keys at the default level of seed paper section 3.5 and Table
+   * 1's idle limits: most tests here place keys against that level ({@code UntrustedLastTest}
+   * covers the last) and some let keys idle into staleness.
    */
   private HistogramPredictor predictor() {
-    return predictor(PredictorConfig.builder().untrustedLast(false).build());
+    return predictor(tableOneIdle().untrustedLast(false).build());
+  }
+
+  /** The defaults with seed paper Table 1's idle half-life (10 min) and staleness (30 min). */
+  private static PredictorConfig.Builder tableOneIdle() {
+    return PredictorConfig.builder()
+        .idleHalfLife(Duration.ofMinutes(10))
+        .staleAfter(Duration.ofMinutes(30));
   }
 
   /**
@@ -228,8 +236,7 @@ class HistogramPredictorTest {
 
   @Test
   void predict_promotableColdKey_staleOrInShadowMode_isNotRoutedAbove() {
-    PredictorConfig config =
-        PredictorConfig.builder().promoteColdAfter(3).untrustedLast(false).build();
+    PredictorConfig config = tableOneIdle().promoteColdAfter(3).untrustedLast(false).build();
     String ping = Keys.of("tools", "ping");
     HistogramPredictor p = predictor(config);
     warm(p);
@@ -382,7 +389,7 @@ class HistogramPredictorTest {
   @Test
   void observe_afterIdleGap_oldHistoryWeighsLess() {
     // Idle decay alone: without a shift run, which would replace either history after 8 slow ones.
-    PredictorConfig decayOnly = PredictorConfig.builder().shiftRun(0).build();
+    PredictorConfig decayOnly = tableOneIdle().shiftRun(0).build();
     HistogramPredictor idle = predictor(decayOnly);
     HistogramPredictor busy =
         new HistogramPredictor(decayOnly, new ManualTicker(1_000_000_000L), Mode.PREDICTIVE);

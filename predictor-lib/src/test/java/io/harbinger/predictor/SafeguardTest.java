@@ -235,11 +235,17 @@ class SafeguardTest {
   }
 
   @Test
-  void predict_keyRecurringEveryTwoHours_staysPredictedOnlyWithRelativeIdle() {
+  void predict_keyRecurringEveryTwoHours_staleUnderTableOneLimits_unlessRelativeOrNone() {
     String hourly = Keys.of("batch", "nightly");
     for (double relative : new double[] {0, 3}) {
       HistogramPredictor p =
-          predictor(PredictorConfig.builder().relativeIdle(relative).build(), Mode.PREDICTIVE);
+          predictor(
+              PredictorConfig.builder()
+                  .idleHalfLife(Duration.ofMinutes(10))
+                  .staleAfter(Duration.ofMinutes(30))
+                  .relativeIdle(relative)
+                  .build(),
+              Mode.PREDICTIVE);
       warm(p, 60);
       for (int i = 0; i < 30; i++) {
         ticker.advance(Duration.ofHours(2));
@@ -255,6 +261,17 @@ class SafeguardTest {
         assertThat(p.predict(hourly).outcome()).isEqualTo(Outcome.STALE);
       }
     }
+    // The defaults have no idle limits: the key stays predicted however long it sits idle.
+    HistogramPredictor p = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    warm(p, 60);
+    for (int i = 0; i < 30; i++) {
+      ticker.advance(Duration.ofHours(2));
+      p.observe(hourly, 40 * MS);
+    }
+    ticker.advance(Duration.ofDays(30));
+    Prediction h = p.predict(hourly);
+    assertThat(h.outcome()).isEqualTo(Outcome.PREDICTED);
+    assertThat(h.estimateNanos()).isBetween(30.0 * MS, 50.0 * MS);
   }
 
   @Test

@@ -200,7 +200,13 @@ class SnapshotTest {
 
     ManualTicker later = new ManualTicker(1_000_000_000L);
     later.advance(Duration.ofDays(3)); // a different process with a different clock origin
-    HistogramPredictor restored = restore(file, PredictorConfig.defaults(), later);
+    // Staleness as in seed paper Table 1 (the default has none).
+    PredictorConfig tableOne =
+        PredictorConfig.builder()
+            .idleHalfLife(Duration.ofMinutes(10))
+            .staleAfter(Duration.ofMinutes(30))
+            .build();
+    HistogramPredictor restored = restore(file, tableOne, later);
     assertThat(restored.keyStats(idle).orElseThrow().idle()).isEqualTo(Duration.ofMinutes(20));
     later.advance(Duration.ofMinutes(11));
     assertThat(restored.predict(idle).outcome()).isEqualTo(Outcome.STALE);

@@ -119,8 +119,15 @@ class UntrustedLastTest {
 
   @Test
   void predict_unmeasuredForAnyReason_goesLastUnlessItsEvidencePlacesItHigher() {
+    // Staleness as in seed paper Table 1 (the default has none).
     HistogramPredictor p =
-        predictor(PredictorConfig.builder().promoteColdAfter(3).build(), Mode.PREDICTIVE);
+        predictor(
+            PredictorConfig.builder()
+                .promoteColdAfter(3)
+                .idleHalfLife(Duration.ofMinutes(10))
+                .staleAfter(Duration.ofMinutes(30))
+                .build(),
+            Mode.PREDICTIVE);
     rounds(p, 0, 20);
     assertThat(p.routesUntrustedLast()).isTrue();
     // Spread: 95% at 1 ms, 5% at 30 ms. Its cheap mean is a cost: it keeps the default level,

@@ -44,7 +44,8 @@ class ConfigLoaderTest {
     assertThat(c.metricsPort()).isEqualTo(9464);
     assertThat(c.mode()).isEqualTo(Mode.PREDICTIVE);
     assertThat(c.predictor().levels()).isEqualTo(3);
-    assertThat(c.predictor().staleAfter()).isEqualTo(Duration.ofMinutes(30));
+    assertThat(c.predictor()).isEqualTo(PredictorConfig.defaults());
+    assertThat(c.predictor().staleAfter()).isZero();
     assertThat(c.reportQueue()).isEqualTo("harbinger.reports.sidecar-1");
     assertThat(c.rabbit().password()).isEqualTo("guest");
     assertThat(c.snapshotInterval()).isEqualTo(Duration.ofSeconds(60));

@@ -153,6 +153,18 @@ final class RabbitArm implements BenchArm {
     };
   }
 
+  /**
+   * Returns whether a predictive policy's predictor forgets by the clock as seed paper Table 1 does
+   * (idle half-life 10 min, staleness 30 min): the arms measured before that was turned off do, the
+   * default ({@link Policy#PREDICTIVE}, {@link Policy#SHADOW}) does not.
+   */
+  static boolean tableOneIdle(Policy policy) {
+    return switch (policy) {
+      case PREDICTIVE, SHADOW -> false;
+      default -> true;
+    };
+  }
+
   private final String name;
   private final Policy policy;
   private final int levels;
@@ -175,9 +187,10 @@ final class RabbitArm implements BenchArm {
    *     Policy#PREDICTIVE}, with a shift run of 8, which is now the default, and equal-quantile
    *     boundaries), {@link Policy#PREDICTIVE_BUDGET} (the same, with a tail budget of 1.25, which
    *     is now the default), {@link Policy#PREDICTIVE_EQUAL} (the defaults with equal-quantile
-   *     boundaries: the default before the budget became one), {@link Policy#SHADOW} (learning and
-   *     stamping, never setting the priority) or {@link Policy#SIDECAR} (a sidecar's route table:
-   *     the deployment of DESIGN.md)
+   *     boundaries: the default before the budget became one), {@link Policy#PREDICTIVE_LAST} (the
+   *     defaults with Table 1's idle half-life and staleness: the default before those were turned
+   *     off), {@link Policy#SHADOW} (learning and stamping, never setting the priority) or {@link
+   *     Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
    * @param levels the levels, in [2, 10]; 3 for the static maps
    * @param map the job-type map of a static policy, else null
    */
@@ -369,12 +382,16 @@ final class RabbitArm implements BenchArm {
           || policy == Policy.PREDICTIVE_SIZED
           || policy == Policy.PREDICTIVE_SHIFT
           || policy == Policy.PREDICTIVE_BUDGET
-          || policy == Policy.PREDICTIVE_EQUAL) {
+          || policy == Policy.PREDICTIVE_EQUAL
+          || policy == Policy.PREDICTIVE_LAST) {
         boolean guarded = policy != Policy.PREDICTIVE_TODAY;
+        boolean tableOne = tableOneIdle(policy);
         HistogramPredictor predictor =
             new HistogramPredictor(
                 PredictorConfig.builder()
                     .levels(levels)
+                    .idleHalfLife(tableOne ? Duration.ofMinutes(10) : Duration.ZERO)
+                    .staleAfter(tableOne ? Duration.ofMinutes(30) : Duration.ZERO)
                     .demoteUntrusted(policy != Policy.PREDICTIVE_PAPER)
                     .keyGuard(guarded)
                     .safeguard(guarded)

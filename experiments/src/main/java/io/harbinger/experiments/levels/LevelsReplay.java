@@ -96,7 +96,8 @@ public final class LevelsReplay implements Callable<Integer> {
       description =
           "fifo, oracle, oracle-5, naive, naive-5, predictive, or predictive:NAME=VALUE:... with"
               + " PredictorConfig overrides (levels, maxSpreadRatio, minObservations, tierHysteresis,"
-              + " boundaryHysteresis, pooledDecay, boundaryMinObservations, boundaryRefreshEvery,"
+              + " boundaryHysteresis, pooledDecay, keyDecay, idleHalfLife and staleAfter in seconds,"
+              + " relativeIdle, boundaryMinObservations, boundaryRefreshEvery,"
               + " estimateQuantile, demoteUntrusted, keyGuard, safeguard, borrowFromProducer,"
               + " shiftRun, promoteColdAfter, tailLimit, tailBudget, tailSink, untrustedLast, sizeBins; the job's size hint is passed as the bench sends it).")
   List<String> arms;
@@ -563,6 +564,9 @@ public final class LevelsReplay implements Callable<Integer> {
       case "boundaryHysteresis" -> b.boundaryHysteresis(Double.parseDouble(value));
       case "pooledDecay" -> b.pooledDecay(Double.parseDouble(value));
       case "keyDecay" -> b.keyDecay(Double.parseDouble(value));
+      case "idleHalfLife" -> b.idleHalfLife(seconds(name, value));
+      case "staleAfter" -> b.staleAfter(seconds(name, value));
+      case "relativeIdle" -> b.relativeIdle(Double.parseDouble(value));
       case "boundaryMinObservations" -> b.boundaryMinObservations(Integer.parseInt(value));
       case "boundaryRefreshEvery" -> b.boundaryRefreshEvery(Integer.parseInt(value));
       case "estimateQuantile" -> b.estimateQuantile(Double.parseDouble(value));
@@ -579,6 +583,15 @@ public final class LevelsReplay implements Callable<Integer> {
       case "sizeBins" -> b.sizeBins(bool(name, value));
       default -> throw new IllegalArgumentException("unknown override: " + name);
     }
+  }
+
+  /** Parses a duration given in seconds, e.g. {@code 600} or {@code 0.5}. */
+  private static Duration seconds(String name, String value) {
+    double seconds = Double.parseDouble(value);
+    if (!(seconds >= 0 && seconds <= 1e9)) {
+      throw new IllegalArgumentException(name + " must be seconds in [0, 1e9]: " + value);
+    }
+    return Duration.ofNanos(Math.round(seconds * 1e9));
   }
 
   private static boolean bool(String name, String value) {

@@ -1,6 +1,7 @@
 package io.harbinger.experiments.sim;
 
 import io.harbinger.predictor.PredictorConfig;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -29,14 +30,17 @@ import java.util.stream.Collectors;
  * {@link #DEFAULT} and those built on {@link #LAST} keeps untrusted keys at the default level
  * ({@code untrustedLast} false): {@link #BUDGET} is the defaults before untrusted keys went last,
  * {@link #LAST} the defaults since, and {@link #REACH_LAST} and {@link #REACH_FEW_LAST} add the
- * opt-in reach options to it.
+ * opt-in reach options to it. Every profile but {@link #DEFAULT} and the steady ones keeps Table
+ * 1's idle half-life and staleness (10 and 30 minutes). {@link #STEADY} is {@link #LAST} with idle
+ * decay and staleness off: the defaults now. {@link #STEADY_N5} also predicts a key from 5
+ * observations, and {@link #STEADY_N5_NOSPREAD} also drops the spread gate (Table 1 has 20 and 16).
  */
 public enum PredictorProfile {
   /** The product's defaults as they are. */
   DEFAULT(PredictorConfig.defaults()),
   /** The predictor without the safeguards and borrowing. */
   TODAY(
-      PredictorConfig.builder()
+      tableOneIdle()
           .keyGuard(false)
           .safeguard(false)
           .borrowFromProducer(false)
@@ -46,7 +50,7 @@ public enum PredictorProfile {
           .build()),
   /** Today's predictor with the global safeguard alone, to show what it does by itself. */
   GLOBAL(
-      PredictorConfig.builder()
+      tableOneIdle()
           .keyGuard(false)
           .safeguard(true)
           .borrowFromProducer(false)
@@ -55,32 +59,14 @@ public enum PredictorProfile {
           .untrustedLast(false)
           .build()),
   /** Both safeguards and producer borrowing, fixed idle limits, no shift run. */
-  NEW(
-      PredictorConfig.builder()
-          .relativeIdle(0)
-          .shiftRun(0)
-          .tailBudget(0)
-          .untrustedLast(false)
-          .build()),
+  NEW(tableOneIdle().relativeIdle(0).shiftRun(0).tailBudget(0).untrustedLast(false).build()),
   /** {@link #NEW} with idle limits relative to each key's own time scale. */
-  REACH(
-      PredictorConfig.builder()
-          .relativeIdle(10)
-          .shiftRun(0)
-          .tailBudget(0)
-          .untrustedLast(false)
-          .build()),
+  REACH(tableOneIdle().relativeIdle(10).shiftRun(0).tailBudget(0).untrustedLast(false).build()),
   /** {@link #NEW} with a key's history replaced after a run of 8 one-sided observations. */
-  SHIFT(
-      PredictorConfig.builder()
-          .relativeIdle(0)
-          .shiftRun(8)
-          .tailBudget(0)
-          .untrustedLast(false)
-          .build()),
+  SHIFT(tableOneIdle().relativeIdle(0).shiftRun(8).tailBudget(0).untrustedLast(false).build()),
   /** {@link #NEW} with a cold key placed by its highest of at least 3 observations. */
   FEW(
-      PredictorConfig.builder()
+      tableOneIdle()
           .relativeIdle(0)
           .shiftRun(0)
           .promoteColdAfter(3)
@@ -89,7 +75,7 @@ public enum PredictorProfile {
           .build()),
   /** Relative idle limits and cold keys placed by their highest of at least 3 observations. */
   REACH_FEW(
-      PredictorConfig.builder()
+      tableOneIdle()
           .relativeIdle(10)
           .shiftRun(0)
           .promoteColdAfter(3)
@@ -98,7 +84,7 @@ public enum PredictorProfile {
           .build()),
   /** {@link #NEW} with the tail guard at 2x. */
   TAIL(
-      PredictorConfig.builder()
+      tableOneIdle()
           .relativeIdle(0)
           .shiftRun(0)
           .tailLimit(2)
@@ -107,7 +93,7 @@ public enum PredictorProfile {
           .build()),
   /** {@link #NEW} with the tail guard at 1.5x. */
   TAIL15(
-      PredictorConfig.builder()
+      tableOneIdle()
           .relativeIdle(0)
           .shiftRun(0)
           .tailLimit(1.5)
@@ -115,18 +101,12 @@ public enum PredictorProfile {
           .untrustedLast(false)
           .build()),
   /** {@link #SHIFT} with the last boundary set by a tail budget of 1.25, now the default. */
-  BUDGET(
-      PredictorConfig.builder()
-          .relativeIdle(0)
-          .shiftRun(8)
-          .tailBudget(1.25)
-          .untrustedLast(false)
-          .build()),
+  BUDGET(tableOneIdle().relativeIdle(0).shiftRun(8).tailBudget(1.25).untrustedLast(false).build()),
   /**
    * {@link #BUDGET} with the sink guard at 1.25x: unpredicted keys go last while it is exceeded.
    */
   SINK(
-      PredictorConfig.builder()
+      tableOneIdle()
           .relativeIdle(0)
           .shiftRun(8)
           .tailBudget(1.25)
@@ -135,7 +115,7 @@ public enum PredictorProfile {
           .build()),
   /** {@link #BUDGET} with the sink guard at 1.5x. */
   SINK15(
-      PredictorConfig.builder()
+      tableOneIdle()
           .relativeIdle(0)
           .shiftRun(8)
           .tailBudget(1.25)
@@ -144,18 +124,13 @@ public enum PredictorProfile {
           .build()),
   /** {@link #BUDGET} with idle limits relative to each key's own time scale. */
   REACH_BUDGET(
-      PredictorConfig.builder()
-          .relativeIdle(10)
-          .shiftRun(8)
-          .tailBudget(1.25)
-          .untrustedLast(false)
-          .build()),
+      tableOneIdle().relativeIdle(10).shiftRun(8).tailBudget(1.25).untrustedLast(false).build()),
   /**
    * {@link #BUDGET} with relative idle limits and cold keys placed by their highest of at least 3
    * observations: the defaults with both reach options on.
    */
   REACH_FEW_BUDGET(
-      PredictorConfig.builder()
+      tableOneIdle()
           .relativeIdle(10)
           .shiftRun(8)
           .promoteColdAfter(3)
@@ -164,7 +139,7 @@ public enum PredictorProfile {
           .build()),
   /** {@link #REACH_BUDGET} with the tail guard at 1.7x. */
   REACH_BUDGET_TAIL17(
-      PredictorConfig.builder()
+      tableOneIdle()
           .relativeIdle(10)
           .shiftRun(8)
           .tailBudget(1.25)
@@ -173,7 +148,7 @@ public enum PredictorProfile {
           .build()),
   /** {@link #REACH_BUDGET} with the tail guard at 1.7x judged over a ten times longer memory. */
   REACH_BUDGET_TAIL17_SLOW(
-      PredictorConfig.builder()
+      tableOneIdle()
           .relativeIdle(10)
           .shiftRun(8)
           .tailBudget(1.25)
@@ -185,36 +160,61 @@ public enum PredictorProfile {
    * {@link #BUDGET} with unmeasured keys (cold, stale, censored) at the last level: the defaults
    * since they go there, pinned.
    */
-  LAST(
-      PredictorConfig.builder()
-          .relativeIdle(0)
-          .shiftRun(8)
-          .tailBudget(1.25)
-          .untrustedLast(true)
-          .build()),
+  LAST(tableOneIdle().relativeIdle(0).shiftRun(8).tailBudget(1.25).untrustedLast(true).build()),
   /** {@link #LAST} with idle limits relative to each key's own time scale. */
   REACH_LAST(
-      PredictorConfig.builder()
-          .relativeIdle(10)
-          .shiftRun(8)
-          .tailBudget(1.25)
-          .untrustedLast(true)
-          .build()),
+      tableOneIdle().relativeIdle(10).shiftRun(8).tailBudget(1.25).untrustedLast(true).build()),
   /**
    * {@link #REACH_LAST} with cold keys placed by their highest of at least 3 observations: the
    * defaults with both reach options on.
    */
   REACH_FEW_LAST(
-      PredictorConfig.builder()
+      tableOneIdle()
           .relativeIdle(10)
           .shiftRun(8)
           .promoteColdAfter(3)
           .tailBudget(1.25)
           .untrustedLast(true)
           .build()),
+  /**
+   * {@link #LAST} without idle decay or staleness ({@code idleHalfLife} and {@code staleAfter}
+   * zero): a key's history fades only as it is observed again. The defaults now, pinned.
+   */
+  STEADY(
+      PredictorConfig.builder()
+          .idleHalfLife(Duration.ZERO)
+          .staleAfter(Duration.ZERO)
+          .relativeIdle(0)
+          .shiftRun(8)
+          .tailBudget(1.25)
+          .untrustedLast(true)
+          .build()),
+  /** {@link #STEADY} with 5 observations enough to predict a key ({@code minObservations} 5). */
+  STEADY_N5(
+      PredictorConfig.builder()
+          .idleHalfLife(Duration.ZERO)
+          .staleAfter(Duration.ZERO)
+          .minObservations(5)
+          .relativeIdle(0)
+          .shiftRun(8)
+          .tailBudget(1.25)
+          .untrustedLast(true)
+          .build()),
+  /** {@link #STEADY_N5} without the spread gate ({@code maxSpreadRatio} 1e9). */
+  STEADY_N5_NOSPREAD(
+      PredictorConfig.builder()
+          .idleHalfLife(Duration.ZERO)
+          .staleAfter(Duration.ZERO)
+          .minObservations(5)
+          .maxSpreadRatio(1e9)
+          .relativeIdle(0)
+          .shiftRun(8)
+          .tailBudget(1.25)
+          .untrustedLast(true)
+          .build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(
-      PredictorConfig.builder()
+      tableOneIdle()
           .relativeIdle(10)
           .shiftRun(0)
           .promoteColdAfter(3)
@@ -224,6 +224,16 @@ public enum PredictorProfile {
           .build());
 
   private final PredictorConfig config;
+
+  /**
+   * Returns a builder with seed paper Table 1's idle half-life (10 min) and staleness (30 min), the
+   * defaults until they were turned off, so that the profiles measured with them keep them.
+   */
+  private static PredictorConfig.Builder tableOneIdle() {
+    return PredictorConfig.builder()
+        .idleHalfLife(Duration.ofMinutes(10))
+        .staleAfter(Duration.ofMinutes(30));
+  }
 
   PredictorProfile(PredictorConfig config) {
     this.config = config;
@@ -244,7 +254,8 @@ public enum PredictorProfile {
    *
    * @param name a profile's label (default, today, global, new, reach, shift, few, reach_few, tail,
    *     tail15, budget, sink, sink15, reach_budget, reach_few_budget, reach_budget_tail17,
-   *     reach_budget_tail17_slow, last, reach_last, reach_few_last, reach_few_tail), in any case
+   *     reach_budget_tail17_slow, last, reach_last, reach_few_last, steady, steady_n5,
+   *     steady_n5_nospread, reach_few_tail), in any case
    * @return the profile
    * @throws IllegalArgumentException for any other name, listing the names
    */

@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
           + " at each offered load, and judges gates A and B against FIFO.",
       "",
       "TRACE is format:path[?option=value,...] with format one of swf, azure2021, alibaba2026,"
-          + " csv, synthetic. Arms: fifo, static_history, static_random, oracle,"
+          + " csv, synthetic. Arms: fifo, static_history, static_hindsight, static_random, oracle,"
           + " predictive_cold, predictive_warm, each with optional +weights, +pausing, +following, +no_aging."
     },
     exitCodeOnExecutionException = 1)
@@ -91,7 +91,7 @@ public final class SimulateCommand implements Callable<Integer> {
           "predictor profiles (default: the product's defaults; today, global, new, reach, shift, few,"
               + " reach_few, tail, tail15, budget, sink, sink15, reach_budget, reach_few_budget,"
               + " reach_budget_tail17, reach_budget_tail17_slow, last, reach_last, reach_few_last,"
-              + " reach_few_tail): predictive arms"
+              + " steady, steady_n5, steady_n5_nospread, reach_few_tail): predictive arms"
               + " run under each; the first"
               + " keeps the arm names, the others are named ARM@PROFILE (default ${DEFAULT-VALUE})")
   private List<String> predictorNames;

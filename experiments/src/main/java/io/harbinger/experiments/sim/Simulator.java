@@ -37,10 +37,12 @@ import java.util.SplittableRandom;
  * while anything waits. Jobs are placed by the scheduling core's own ingress policies, as in the
  * broker: the predictor predicts at arrival and learns at completion through {@link
  * PredictiveIngress}, whose trusted estimate becomes the job's cost for weighted selection; the
- * static maps are keyed by the trace's key; the oracle reads the job's true tier. {@code
- * predictive_warm} first observes every history row at its simulated (negative) arrival time.
- * Workers are a binary heap of end times; ties between completions go to the lower job index, so a
- * run is a pure function of its input, arm and seed. There are 3 levels and the default level is 1.
+ * static maps are keyed by the trace's key ({@code static_hindsight} takes each key's median over
+ * the evaluation jobs, which no learner knows in advance); the oracle reads the job's true tier.
+ * {@code predictive_warm} first observes every history row at its simulated (negative) arrival
+ * time. Workers are a binary heap of end times; ties between completions go to the lower job index,
+ * so a run is a pure function of its input, arm and seed. There are 3 levels and the default level
+ * is 1.
  *
  * <p>Not thread-safe; one run uses one thread. Different runs share nothing but the trace.
  */
@@ -225,7 +227,8 @@ public final class Simulator {
           yield IngressPolicy.predictive(name, predictor);
         }
         case ORACLE -> IngressPolicy.oracle(name, LEVELS);
-        case STATIC_HISTORY, STATIC_RANDOM -> IngressPolicy.staticMap(name, LEVELS, keyLevels());
+        case STATIC_HISTORY, STATIC_HINDSIGHT, STATIC_RANDOM ->
+            IngressPolicy.staticMap(name, LEVELS, keyLevels());
         case FIFO -> IngressPolicy.fixed(name, 0);
         default ->
             throw new IllegalArgumentException(
@@ -253,31 +256,9 @@ public final class Simulator {
       Trace trace = input.trace();
       int[] levels = new int[trace.keyCount()];
       switch (arm.policy()) {
-        case STATIC_HISTORY -> {
-          int history = input.historyJobs();
-          int[] counts = new int[trace.keyCount()];
-          for (int i = 0; i < history; i++) {
-            counts[trace.keyId(i)]++;
-          }
-          long[][] durations = new long[trace.keyCount()][];
-          for (int k = 0; k < counts.length; k++) {
-            durations[k] = new long[counts[k]];
-            counts[k] = 0;
-          }
-          for (int i = 0; i < history; i++) {
-            int k = trace.keyId(i);
-            durations[k][counts[k]++] = trace.durationNanos(i);
-          }
-          for (int k = 0; k < levels.length; k++) {
-            long[] d = durations[k];
-            if (d.length == 0) {
-              levels[k] = 1;
-            } else {
-              Arrays.sort(d);
-              levels[k] = input.tierOf(d[(d.length - 1) / 2]);
-            }
-          }
-        }
+        case STATIC_HISTORY -> medianTiers(levels, 0, input.historyJobs());
+        case STATIC_HINDSIGHT ->
+            medianTiers(levels, input.historyJobs(), input.historyJobs() + input.evaluationJobs());
         case STATIC_RANDOM -> {
           SplittableRandom rng = new SplittableRandom(seed);
           for (int k = 0; k < levels.length; k++) {
@@ -291,6 +272,36 @@ public final class Simulator {
         byKey.put(trace.keyName(k), levels[k]);
       }
       return byKey;
+    }
+
+    /**
+     * Sets each key's level to the tier of its median duration over the trace rows in [from, to); a
+     * key without a row there takes the default level.
+     */
+    private void medianTiers(int[] levels, int from, int to) {
+      Trace trace = input.trace();
+      int[] counts = new int[trace.keyCount()];
+      for (int i = from; i < to; i++) {
+        counts[trace.keyId(i)]++;
+      }
+      long[][] durations = new long[trace.keyCount()][];
+      for (int k = 0; k < counts.length; k++) {
+        durations[k] = new long[counts[k]];
+        counts[k] = 0;
+      }
+      for (int i = from; i < to; i++) {
+        int k = trace.keyId(i);
+        durations[k][counts[k]++] = trace.durationNanos(i);
+      }
+      for (int k = 0; k < levels.length; k++) {
+        long[] d = durations[k];
+        if (d.length == 0) {
+          levels[k] = 1;
+        } else {
+          Arrays.sort(d);
+          levels[k] = input.tierOf(d[(d.length - 1) / 2]);
+        }
+      }
     }
   }
 

@@ -22,6 +22,18 @@ class ArmsTest {
   }
 
   @Test
+  void tableOneIdle_onlyForTheArmsMeasuredBeforeTheClockStoppedForgetting() {
+    assertThat(RabbitArm.tableOneIdle(Policy.PREDICTIVE)).isFalse();
+    assertThat(RabbitArm.tableOneIdle(Policy.SHADOW)).isFalse();
+    assertThat(RabbitArm.tableOneIdle(Policy.PREDICTIVE_LAST)).isTrue();
+    assertThat(RabbitArm.tableOneIdle(Policy.PREDICTIVE_BUDGET)).isTrue();
+    assertThat(RabbitArm.tableOneIdle(Policy.PREDICTIVE_TODAY)).isTrue();
+    assertThat(RabbitArm.untrustedLast(Policy.PREDICTIVE_LAST)).isTrue();
+    assertThat(RabbitArm.tailBudget(Policy.PREDICTIVE_LAST))
+        .isEqualTo(io.harbinger.predictor.PredictorConfig.DEFAULT_TAIL_BUDGET);
+  }
+
+  @Test
   void names_listEveryArmOfTheIssue() {
     assertThat(BenchArms.names())
         .containsExactly(
@@ -41,6 +53,7 @@ class ArmsTest {
             "rabbitmq-predictive-sized",
             "rabbitmq-predictive-shift",
             "rabbitmq-predictive-budget",
+            "rabbitmq-predictive-last",
             "rabbitmq-predictive-equal",
             "rabbitmq-predictive-quorum",
             "rabbitmq-lanes",

@@ -270,6 +270,31 @@ class SimulatorTest {
     assertThat(estimated).isGreaterThanOrEqualTo((int) withEstimate).isPositive();
   }
 
+  @Test
+  void run_staticHindsight_placesEachKeyByItsMedianOverTheEvaluatedJobs() throws Exception {
+    // Keys s, m and l take 1, 10 and 100 ms in the history; in the evaluated half s and l swap.
+    TraceBuilder b = new TraceBuilder("swap", 1);
+    String[] keys = {"s", "m", "l"};
+    long[] history = {MS, 10 * MS, 100 * MS};
+    long[] evaluated = {100 * MS, 10 * MS, MS};
+    for (int i = 0; i < 600; i++) {
+      long duration = (i < 300 ? history : evaluated)[i % 3];
+      b.add(i * 50L * MS, duration, keys[i % 3], -1);
+    }
+    SimInput input = SimInput.atLoad(b.build(REPORT), 300, 4, 0.5);
+
+    SimRun hindsight = Simulator.run(input, Arms.simulated("static_hindsight+no_aging"), 1);
+    SimRun fromHistory = Simulator.run(input, Arms.simulated("static_history+no_aging"), 1);
+
+    assertThat(input.tierOf(100 * MS)).isGreaterThan(input.tierOf(MS));
+    for (int j = 0; j < input.evaluationJobs(); j++) {
+      int key = j % 3;
+      assertThat(hindsight.routedLevel(j)).as("job %d", j).isEqualTo(input.tierOf(evaluated[key]));
+      assertThat(fromHistory.routedLevel(j)).as("job %d", j).isEqualTo(input.tierOf(history[key]));
+      assertThat(hindsight.hadEstimate(j)).isFalse();
+    }
+  }
+
   private static double meanLatency(SimRun run) {
     double sum = 0;
     for (int i = 0; i < run.jobs(); i++) {
@@ -310,6 +335,7 @@ class SimulatorTest {
         List.of(
             "fifo",
             "static_history+no_aging",
+            "static_hindsight+weights+pausing",
             "predictive_warm+weights+pausing",
             "oracle+pausing",
             "predictive_cold+weights+no_aging")) {
