@@ -483,6 +483,17 @@ public record PredictorConfig(
     }
 
     /**
+     * Sets seed paper Table 1's idle half-life (10 minutes) and staleness limit (30 minutes), the
+     * defaults until {@link #DEFAULT_IDLE_HALF_LIFE} and {@link #DEFAULT_STALE_AFTER}: for keys
+     * that recur within minutes and whose old history should not place them after a pause.
+     *
+     * @return this builder
+     */
+    public Builder paperIdleLimits() {
+      return idleHalfLife(Duration.ofMinutes(10)).staleAfter(Duration.ofMinutes(30));
+    }
+
+    /**
      * Sets the staleness limit.
      *
      * @param value zero disables; never negative

@@ -31,9 +31,7 @@ class HistogramPredictorTest {
 
   /** The defaults with seed paper Table 1's idle half-life (10 min) and staleness (30 min). */
   private static PredictorConfig.Builder tableOneIdle() {
-    return PredictorConfig.builder()
-        .idleHalfLife(Duration.ofMinutes(10))
-        .staleAfter(Duration.ofMinutes(30));
+    return PredictorConfig.builder().paperIdleLimits();
   }
 
   /**

@@ -234,23 +234,24 @@ class SafeguardTest {
     assertThat(off.predict(digest).outcome()).isEqualTo(Outcome.COLD);
   }
 
+  /** Warms the predictor, then observes a 40 ms key 30 times, two hours apart. */
+  private void recurEveryTwoHours(HistogramPredictor p, String key) {
+    warm(p, 60);
+    for (int i = 0; i < 30; i++) {
+      ticker.advance(Duration.ofHours(2));
+      p.observe(key, 40 * MS);
+    }
+  }
+
   @Test
   void predict_keyRecurringEveryTwoHours_staleUnderTableOneLimits_unlessRelativeOrNone() {
     String hourly = Keys.of("batch", "nightly");
     for (double relative : new double[] {0, 3}) {
       HistogramPredictor p =
           predictor(
-              PredictorConfig.builder()
-                  .idleHalfLife(Duration.ofMinutes(10))
-                  .staleAfter(Duration.ofMinutes(30))
-                  .relativeIdle(relative)
-                  .build(),
+              PredictorConfig.builder().paperIdleLimits().relativeIdle(relative).build(),
               Mode.PREDICTIVE);
-      warm(p, 60);
-      for (int i = 0; i < 30; i++) {
-        ticker.advance(Duration.ofHours(2));
-        p.observe(hourly, 40 * MS);
-      }
+      recurEveryTwoHours(p, hourly);
       ticker.advance(Duration.ofHours(2));
       Prediction h = p.predict(hourly);
       if (relative == 0) {
@@ -263,11 +264,7 @@ class SafeguardTest {
     }
     // The defaults have no idle limits: the key stays predicted however long it sits idle.
     HistogramPredictor p = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
-    warm(p, 60);
-    for (int i = 0; i < 30; i++) {
-      ticker.advance(Duration.ofHours(2));
-      p.observe(hourly, 40 * MS);
-    }
+    recurEveryTwoHours(p, hourly);
     ticker.advance(Duration.ofDays(30));
     Prediction h = p.predict(hourly);
     assertThat(h.outcome()).isEqualTo(Outcome.PREDICTED);

@@ -201,11 +201,7 @@ class SnapshotTest {
     ManualTicker later = new ManualTicker(1_000_000_000L);
     later.advance(Duration.ofDays(3)); // a different process with a different clock origin
     // Staleness as in seed paper Table 1 (the default has none).
-    PredictorConfig tableOne =
-        PredictorConfig.builder()
-            .idleHalfLife(Duration.ofMinutes(10))
-            .staleAfter(Duration.ofMinutes(30))
-            .build();
+    PredictorConfig tableOne = PredictorConfig.builder().paperIdleLimits().build();
     HistogramPredictor restored = restore(file, tableOne, later);
     assertThat(restored.keyStats(idle).orElseThrow().idle()).isEqualTo(Duration.ofMinutes(20));
     later.advance(Duration.ofMinutes(11));

@@ -122,11 +122,7 @@ class UntrustedLastTest {
     // Staleness as in seed paper Table 1 (the default has none).
     HistogramPredictor p =
         predictor(
-            PredictorConfig.builder()
-                .promoteColdAfter(3)
-                .idleHalfLife(Duration.ofMinutes(10))
-                .staleAfter(Duration.ofMinutes(30))
-                .build(),
+            PredictorConfig.builder().promoteColdAfter(3).paperIdleLimits().build(),
             Mode.PREDICTIVE);
     rounds(p, 0, 20);
     assertThat(p.routesUntrustedLast()).isTrue();

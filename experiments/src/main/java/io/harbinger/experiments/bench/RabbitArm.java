@@ -385,13 +385,13 @@ final class RabbitArm implements BenchArm {
           || policy == Policy.PREDICTIVE_EQUAL
           || policy == Policy.PREDICTIVE_LAST) {
         boolean guarded = policy != Policy.PREDICTIVE_TODAY;
-        boolean tableOne = tableOneIdle(policy);
+        PredictorConfig.Builder base = PredictorConfig.builder();
+        if (tableOneIdle(policy)) {
+          base.paperIdleLimits();
+        }
         HistogramPredictor predictor =
             new HistogramPredictor(
-                PredictorConfig.builder()
-                    .levels(levels)
-                    .idleHalfLife(tableOne ? Duration.ofMinutes(10) : Duration.ZERO)
-                    .staleAfter(tableOne ? Duration.ofMinutes(30) : Duration.ZERO)
+                base.levels(levels)
                     .demoteUntrusted(policy != Policy.PREDICTIVE_PAPER)
                     .keyGuard(guarded)
                     .safeguard(guarded)

@@ -587,7 +587,12 @@ public final class LevelsReplay implements Callable<Integer> {
 
   /** Parses a duration given in seconds, e.g. {@code 600} or {@code 0.5}. */
   private static Duration seconds(String name, String value) {
-    double seconds = Double.parseDouble(value);
+    double seconds;
+    try {
+      seconds = Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      seconds = Double.NaN;
+    }
     if (!(seconds >= 0 && seconds <= 1e9)) {
       throw new IllegalArgumentException(name + " must be seconds in [0, 1e9]: " + value);
     }

@@ -230,9 +230,7 @@ public enum PredictorProfile {
    * defaults until they were turned off, so that the profiles measured with them keep them.
    */
   private static PredictorConfig.Builder tableOneIdle() {
-    return PredictorConfig.builder()
-        .idleHalfLife(Duration.ofMinutes(10))
-        .staleAfter(Duration.ofMinutes(30));
+    return PredictorConfig.builder().paperIdleLimits();
   }
 
   PredictorProfile(PredictorConfig config) {

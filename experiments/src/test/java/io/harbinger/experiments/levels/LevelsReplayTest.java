@@ -190,6 +190,12 @@ class LevelsReplayTest {
         .hasMessage("an override must be NAME=VALUE: levels");
     assertThatThrownBy(() -> LevelsReplay.placement("predictive:colour=red", w, clock))
         .hasMessage("unknown override: colour");
+    assertThatThrownBy(() -> LevelsReplay.placement("predictive:staleAfter=soon", w, clock))
+        .hasMessage("staleAfter must be seconds in [0, 1e9]: soon");
+    assertThatThrownBy(() -> LevelsReplay.placement("predictive:idleHalfLife=-1", w, clock))
+        .hasMessage("idleHalfLife must be seconds in [0, 1e9]: -1");
+    assertThat(LevelsReplay.placement("predictive:idleHalfLife=600:staleAfter=1800", w, clock))
+        .isNotNull();
     assertThat(LevelsReplay.placement("predictive-5:minObservations=5", w, clock).levels())
         .isEqualTo(5);
     assertThat(PredictorConfig.defaults().demoteUntrusted()).isTrue();
