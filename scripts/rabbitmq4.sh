@@ -312,7 +312,18 @@ node_pid() {
 cmd_cluster_start() {
   local n="${1:-3}"
   [[ "$n" =~ ^[1-9]$ ]] || die "a cluster has 1 to 9 nodes: '$n'"
-  [[ -s "$CLUSTER_NODES" ]] && die "a cluster is already running ($(tr '\n' ' ' <"$CLUSTER_NODES")); run '$0 cluster-stop' first"
+  if [[ -s "$CLUSTER_NODES" ]]; then
+    local i alive=()
+    for i in $(sort -u "$CLUSTER_NODES"); do
+      select_cluster_node "$i"
+      [[ -n "$(node_pid)" ]] && alive+=("$i")
+    done
+    if ((${#alive[@]} > 0)); then
+      die "a cluster is already running (nodes ${alive[*]}); run '$0 cluster-stop' first"
+    fi
+    log "clearing the record of a cluster whose nodes no longer run (an interrupted run)"
+    cmd_cluster_stop
+  fi
   build_root
   write_config
   mount_root
