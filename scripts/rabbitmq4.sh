@@ -302,7 +302,7 @@ wait_node() {
 node_pid() {
   local pid
   for pid in $(pgrep beam.smp); do
-    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "RABBITMQ_NODENAME=$NODENAME"; then
+    if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qx "RABBITMQ_NODENAME=$NODENAME"; then
       echo "$pid"
       return
     fi
