@@ -1,6 +1,7 @@
 package io.harbinger.experiments.bench;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.AlreadyClosedException;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -468,10 +469,15 @@ final class RabbitArm implements BenchArm {
                 }
               }
               long deliveryTag = delivery.getEnvelope().getDeliveryTag();
-              if (ok) {
-                channel.basicAck(deliveryTag, false);
-              } else {
-                channel.basicNack(deliveryTag, false, true);
+              try {
+                if (ok) {
+                  channel.basicAck(deliveryTag, false);
+                } else {
+                  channel.basicNack(deliveryTag, false, true);
+                }
+              } catch (AlreadyClosedException e) {
+                // The run ended while this delivery was handled: the channel closed under it and
+                // RabbitMQ requeues the unacknowledged message, which is what closing means.
               }
             },
             tag -> {});

@@ -251,6 +251,50 @@ class PredictabilityCheckTest {
     assertThat(r.reason()).contains("the safeguard would hold FIFO order");
   }
 
+  /**
+   * A share of jobs on five keys whose durations are log-uniform between 1 ms and 1000 s, which the
+   * spread gate keeps from being predicted, the rest on three constant keys of the given durations.
+   */
+  private static Trace wideAndSteady(int jobs, double wideShare, long seed, long... durations) {
+    SplittableRandom r = new SplittableRandom(seed);
+    TraceBuilder b = new TraceBuilder("wide-and-steady", MS);
+    for (int i = 0; i < jobs; i++) {
+      if (r.nextDouble() < wideShare) {
+        long d = Math.round(MS * Math.pow(10, 6 * r.nextDouble()));
+        b.add(i * SECOND, d, "wide" + r.nextInt(5), -1);
+      } else {
+        int k = r.nextInt(3);
+        b.add(i * SECOND, durations[k], "steady" + k, -1);
+      }
+    }
+    return b.build(REPORT);
+  }
+
+  @Test
+  void run_inaccurateKeysButAccurateTrustedOnes_estimatorAdvisesShadowOnly() {
+    CheckResult r = check(wideAndSteady(20_000, 0.6, 5, MS, 100 * MS, 10 * SECOND));
+
+    assertThat(r.perKey().medianAbsLog2Error()).isGreaterThanOrEqualTo(1);
+    assertThat(r.replay().predictedShare()).isBetween(0.3, 0.5);
+    assertThat(r.replay().estimatedGain()).isGreaterThanOrEqualTo(0.10);
+    assertThat(r.verdict()).isEqualTo(Advice.SHADOW_ONLY);
+    assertThat(r.reason())
+        .contains("the per-key median |log2 error|")
+        .contains("the keys the predictor trusts are accurate enough")
+        .contains("rule: >= 10%");
+  }
+
+  @Test
+  void run_inaccurateKeysWithASmallEstimate_stayNotUseful() {
+    // The trusted keys are accurate but all alike: their levels separate little work from the rest.
+    CheckResult r = check(wideAndSteady(20_000, 0.6, 6, SECOND, SECOND, SECOND));
+
+    assertThat(r.replay().predictedShare()).isGreaterThanOrEqualTo(0.2);
+    assertThat(r.replay().estimatedGain()).isLessThan(0.10);
+    assertThat(r.verdict()).isEqualTo(Advice.NOT_USEFUL);
+    assertThat(r.reason()).doesNotContain("trusts");
+  }
+
   @Test
   void run_recurringPredictableKeys_estimateAGainAndKeepTheAdvice() throws Exception {
     CheckResult r = check(TraceFormat.read("synthetic:seed=11,jobs=20000,keys=20,sigma=0.2"));
