@@ -1,6 +1,7 @@
 package io.harbinger.experiments.levels;
 
 import io.harbinger.experiments.analysis.RunMetrics;
+import io.harbinger.experiments.sim.PredictorOverrides;
 import io.harbinger.experiments.workload.Calibration;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.Job;
@@ -95,11 +96,9 @@ public final class LevelsReplay implements Callable<Integer> {
       defaultValue = "fifo,oracle,naive,predictive",
       description =
           "fifo, oracle, oracle-5, naive, naive-5, predictive, or predictive:NAME=VALUE:... with"
-              + " PredictorConfig overrides (levels, maxSpreadRatio, minObservations, tierHysteresis,"
-              + " boundaryHysteresis, pooledDecay, keyDecay, idleHalfLife and staleAfter in seconds,"
-              + " relativeIdle, boundaryMinObservations, boundaryRefreshEvery,"
-              + " estimateQuantile, demoteUntrusted, keyGuard, safeguard, borrowFromProducer,"
-              + " shiftRun, promoteColdAfter, tailLimit, tailBudget, tailSink, untrustedLast, sizeBins; the job's size hint is passed as the bench sends it).")
+              + " PredictorConfig overrides ("
+              + PredictorOverrides.NAMES
+              + "; the job's size hint is passed as the bench sends it).")
   List<String> arms;
 
   @Option(names = "--arrival-seconds", defaultValue = "300", description = "Arrival window.")
@@ -467,7 +466,7 @@ public final class LevelsReplay implements Callable<Integer> {
     PredictorConfig.Builder b =
         PredictorConfig.builder().levels(parts[0].equals("predictive-5") ? 5 : 3);
     for (int i = 1; i < parts.length; i++) {
-      override(b, parts[i]);
+      PredictorOverrides.apply(b, parts[i]);
     }
     return b.build();
   }
@@ -547,64 +546,6 @@ public final class LevelsReplay implements Callable<Integer> {
       out.add((int) Math.max(1, Math.min(1000, Math.round(x / least))));
     }
     return out;
-  }
-
-  private static void override(PredictorConfig.Builder b, String assignment) {
-    int eq = assignment.indexOf('=');
-    if (eq < 1) {
-      throw new IllegalArgumentException("an override must be NAME=VALUE: " + assignment);
-    }
-    String name = assignment.substring(0, eq);
-    String value = assignment.substring(eq + 1);
-    switch (name) {
-      case "levels" -> b.levels(Integer.parseInt(value));
-      case "maxSpreadRatio" -> b.maxSpreadRatio(Double.parseDouble(value));
-      case "minObservations" -> b.minObservations(Integer.parseInt(value));
-      case "tierHysteresis" -> b.tierHysteresis(Double.parseDouble(value));
-      case "boundaryHysteresis" -> b.boundaryHysteresis(Double.parseDouble(value));
-      case "pooledDecay" -> b.pooledDecay(Double.parseDouble(value));
-      case "keyDecay" -> b.keyDecay(Double.parseDouble(value));
-      case "idleHalfLife" -> b.idleHalfLife(seconds(name, value));
-      case "staleAfter" -> b.staleAfter(seconds(name, value));
-      case "relativeIdle" -> b.relativeIdle(Double.parseDouble(value));
-      case "boundaryMinObservations" -> b.boundaryMinObservations(Integer.parseInt(value));
-      case "boundaryRefreshEvery" -> b.boundaryRefreshEvery(Integer.parseInt(value));
-      case "estimateQuantile" -> b.estimateQuantile(Double.parseDouble(value));
-      case "demoteUntrusted" -> b.demoteUntrusted(Boolean.parseBoolean(value));
-      case "keyGuard" -> b.keyGuard(bool(name, value));
-      case "safeguard" -> b.safeguard(bool(name, value));
-      case "borrowFromProducer" -> b.borrowFromProducer(bool(name, value));
-      case "shiftRun" -> b.shiftRun(Integer.parseInt(value));
-      case "promoteColdAfter" -> b.promoteColdAfter(Integer.parseInt(value));
-      case "tailLimit" -> b.tailLimit(Double.parseDouble(value));
-      case "tailBudget" -> b.tailBudget(Double.parseDouble(value));
-      case "tailSink" -> b.tailSink(Double.parseDouble(value));
-      case "untrustedLast" -> b.untrustedLast(bool(name, value));
-      case "sizeBins" -> b.sizeBins(bool(name, value));
-      default -> throw new IllegalArgumentException("unknown override: " + name);
-    }
-  }
-
-  /** Parses a duration given in seconds, e.g. {@code 600} or {@code 0.5}. */
-  private static Duration seconds(String name, String value) {
-    double seconds;
-    try {
-      seconds = Double.parseDouble(value);
-    } catch (NumberFormatException e) {
-      seconds = Double.NaN;
-    }
-    if (!(seconds >= 0 && seconds <= 1e9)) {
-      throw new IllegalArgumentException(name + " must be seconds in [0, 1e9]: " + value);
-    }
-    return Duration.ofNanos(Math.round(seconds * 1e9));
-  }
-
-  private static boolean bool(String name, String value) {
-    return switch (value) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException(name + " must be true or false: " + value);
-    };
   }
 
   @Override

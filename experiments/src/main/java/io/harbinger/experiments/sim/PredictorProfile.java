@@ -34,6 +34,8 @@ import java.util.stream.Collectors;
  * 1's idle half-life and staleness (10 and 30 minutes). {@link #STEADY} is {@link #LAST} with idle
  * decay and staleness off: the defaults now. {@link #STEADY_N5} also predicts a key from 5
  * observations, and {@link #STEADY_N5_NOSPREAD} also drops the spread gate (Table 1 has 20 and 16).
+ * {@link #STEADY_REACH} predicts a key from one observation without the spread gate, under a tail
+ * budget of 1.1. Any profile can be varied further with {@link PredictorChoice}'s overrides.
  */
 public enum PredictorProfile {
   /** The product's defaults as they are. */
@@ -212,6 +214,23 @@ public enum PredictorProfile {
           .tailBudget(1.25)
           .untrustedLast(true)
           .build()),
+  /**
+   * {@link #STEADY} for logs whose job kinds recur a few times each: a key is predicted from its
+   * first observation ({@code minObservations} 1), without the spread gate ({@code maxSpreadRatio}
+   * 1000), and the last level's budget is tighter ({@code tailBudget} 1.1), which keeps the tail of
+   * the many keys now predicted from few observations within 1.25x FIFO's. Opt-in.
+   */
+  STEADY_REACH(
+      PredictorConfig.builder()
+          .idleHalfLife(Duration.ZERO)
+          .staleAfter(Duration.ZERO)
+          .minObservations(1)
+          .maxSpreadRatio(1000)
+          .relativeIdle(0)
+          .shiftRun(8)
+          .tailBudget(1.1)
+          .untrustedLast(true)
+          .build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(
       tableOneIdle()
@@ -253,7 +272,7 @@ public enum PredictorProfile {
    * @param name a profile's label (default, today, global, new, reach, shift, few, reach_few, tail,
    *     tail15, budget, sink, sink15, reach_budget, reach_few_budget, reach_budget_tail17,
    *     reach_budget_tail17_slow, last, reach_last, reach_few_last, steady, steady_n5,
-   *     steady_n5_nospread, reach_few_tail), in any case
+   *     steady_n5_nospread, steady_reach, reach_few_tail), in any case
    * @return the profile
    * @throws IllegalArgumentException for any other name, listing the names
    */

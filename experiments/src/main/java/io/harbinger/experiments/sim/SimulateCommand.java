@@ -91,9 +91,12 @@ public final class SimulateCommand implements Callable<Integer> {
           "predictor profiles (default: the product's defaults; today, global, new, reach, shift, few,"
               + " reach_few, tail, tail15, budget, sink, sink15, reach_budget, reach_few_budget,"
               + " reach_budget_tail17, reach_budget_tail17_slow, last, reach_last, reach_few_last,"
-              + " steady, steady_n5, steady_n5_nospread, reach_few_tail): predictive arms"
-              + " run under each; the first"
-              + " keeps the arm names, the others are named ARM@PROFILE (default ${DEFAULT-VALUE})")
+              + " steady, steady_n5, steady_n5_nospread, steady_reach, reach_few_tail), each"
+              + " optionally followed by"
+              + " :NAME=VALUE overrides ("
+              + PredictorOverrides.NAMES
+              + "): predictive arms run under each; the first keeps the arm names, the others are"
+              + " named ARM@PROFILE[:NAME=VALUE...] (default ${DEFAULT-VALUE})")
   private List<String> predictorNames;
 
   @Option(
@@ -150,11 +153,11 @@ public final class SimulateCommand implements Callable<Integer> {
         throw bad("--arms: " + e.getMessage());
       }
     }
-    List<PredictorProfile> profiles = new ArrayList<>();
+    List<PredictorChoice> profiles = new ArrayList<>();
     for (String name : predictorNames) {
       try {
-        PredictorProfile p = PredictorProfile.of(name);
-        if (profiles.contains(p)) {
+        PredictorChoice p = PredictorChoice.parse(name);
+        if (profiles.stream().anyMatch(q -> q.label().equals(p.label()))) {
           throw bad("--predictors: " + p.label() + " given twice");
         }
         profiles.add(p);

@@ -38,7 +38,7 @@ public final class Simulations {
    */
   public static SimulationReport run(
       SimInput input, List<ArmDefinition> arms, long seed, String command) {
-    return run(input, arms, seed, command, List.of(PredictorProfile.DEFAULT));
+    return run(input, arms, seed, command, List.of(PredictorChoice.of(PredictorProfile.DEFAULT)));
   }
 
   /**
@@ -48,9 +48,8 @@ public final class Simulations {
    * @param arms the arms; FIFO is added first when missing
    * @param seed the seed of random arms
    * @param command the command line that produced the report, shown at its top
-   * @param profiles the predictor profiles, at least one: predictive arms under the first keep
-   *     their names (and the gates judge them), under each further one they are named {@code
-   *     ARM@PROFILE}
+   * @param profiles the predictors, at least one: predictive arms under the first keep their names
+   *     (and the gates judge them), under each further one they are named {@code ARM@LABEL}
    * @return the report
    */
   public static SimulationReport run(
@@ -58,7 +57,7 @@ public final class Simulations {
       List<ArmDefinition> arms,
       long seed,
       String command,
-      List<PredictorProfile> profiles) {
+      List<PredictorChoice> profiles) {
     if (profiles.isEmpty()) {
       throw new IllegalArgumentException("profiles must not be empty");
     }
@@ -72,18 +71,18 @@ public final class Simulations {
     Map<String, Map<String, Map<String, Double>>> count = new LinkedHashMap<>();
     Map<String, Map<String, Map<String, Double>>> time = new LinkedHashMap<>();
     List<SimulationReport.ArmResult> partial = new ArrayList<>();
-    List<Map.Entry<ArmDefinition, PredictorProfile>> variants = new ArrayList<>();
+    List<Map.Entry<ArmDefinition, PredictorChoice>> variants = new ArrayList<>();
     for (ArmDefinition arm : all) {
       variants.add(Map.entry(arm, profiles.get(0)));
       if (arm.policy().needsPredictor()) {
-        for (PredictorProfile extra : profiles.subList(1, profiles.size())) {
+        for (PredictorChoice extra : profiles.subList(1, profiles.size())) {
           variants.add(Map.entry(arm, extra));
         }
       }
     }
-    for (Map.Entry<ArmDefinition, PredictorProfile> variant : variants) {
+    for (Map.Entry<ArmDefinition, PredictorChoice> variant : variants) {
       ArmDefinition arm = variant.getKey();
-      PredictorProfile profile = variant.getValue();
+      PredictorChoice profile = variant.getValue();
       String name = profile == profiles.get(0) ? arm.name() : arm.name() + "@" + profile.label();
       SimRun run = Simulator.run(input, arm, seed, profile.config());
       Map<String, Map<String, Double>> c = WindowStats.byCount(run, 7);

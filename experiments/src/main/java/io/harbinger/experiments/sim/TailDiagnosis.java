@@ -63,10 +63,10 @@ public final class TailDiagnosis {
       return 2;
     }
     double load;
-    PredictorProfile profile;
+    PredictorChoice profile;
     try {
       load = parseLoad(args[1]);
-      profile = PredictorProfile.of(args[2]);
+      profile = PredictorChoice.parse(args[2]);
       for (int i = 3; i < args.length; i++) {
         Arms.simulated(args[i]);
       }

@@ -91,6 +91,35 @@ class SimulateCommandTest {
   }
 
   @Test
+  void simulate_profileWithOverrides_namesItsArmsByTheWholeChoice() throws Exception {
+    Run r =
+        run(
+            TRACE,
+            "--load",
+            "0.8",
+            "--workers",
+            "4",
+            "--arms",
+            "predictive_warm",
+            "--predictors",
+            "steady,steady:minObservations=1",
+            "--out",
+            dir.toString());
+
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(Files.readString(dir.resolve("load-0.80/table.md")))
+        .contains("| predictive_warm |")
+        .contains("| predictive_warm@steady:minObservations=1 |");
+
+    Run twice = run(TRACE, "--predictors", "steady:minObservations=1,steady:minObservations=1");
+    assertThat(twice.exitCode()).isEqualTo(2);
+    assertThat(twice.err()).contains("--predictors: steady:minObservations=1 given twice");
+    Run bad = run(TRACE, "--predictors", "steady:minObservations=0");
+    assertThat(bad.exitCode()).isEqualTo(2);
+    assertThat(bad.err()).contains("--predictors: ").contains("minObservations");
+  }
+
+  @Test
   void help_listsEveryPredictorProfile() {
     Run help = run("--help");
 
