@@ -75,6 +75,42 @@ class HistogramPredictorTest {
   }
 
   @Test
+  void fewObservations_predictAKeyFromItsFirstObservationAndIgnoreItsSpread() {
+    String once = Keys.of("batch", "render_thumbnail");
+    String wide = Keys.of("batch", "train_model");
+    HistogramPredictor paper = predictor(PredictorConfig.builder().untrustedLast(false).build());
+    HistogramPredictor few =
+        predictor(PredictorConfig.builder().untrustedLast(false).fewObservations().build());
+    for (HistogramPredictor p : List.of(paper, few)) {
+      warm(p);
+      p.observe(once, 2 * MS);
+      for (int i = 0; i < 30; i++) {
+        p.observe(wide, (i % 10 == 0 ? 60 : 2) * MS);
+      }
+    }
+
+    assertThat(paper.predict(once).outcome()).isEqualTo(Outcome.COLD);
+    assertThat(few.predict(once))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(0, Outcome.PREDICTED);
+    assertThat(paper.predict(wide).outcome()).isEqualTo(Outcome.SPREAD);
+    assertThat(few.predict(wide))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(0, Outcome.PREDICTED);
+  }
+
+  @Test
+  void fewObservations_setOnlyItsThreeSettings() {
+    PredictorConfig c = PredictorConfig.builder().fewObservations().build();
+
+    assertThat(c.minObservations()).isEqualTo(1);
+    assertThat(c.maxSpreadRatio()).isEqualTo(1000.0);
+    assertThat(c.tailBudget()).isEqualTo(1.1);
+    assertThat(c.toBuilder().minObservations(20).maxSpreadRatio(16).tailBudget(1.25).build())
+        .isEqualTo(PredictorConfig.defaults());
+  }
+
+  @Test
   void predict_invalidKey_fallsBackBeforeAnyOtherGate() {
     HistogramPredictor p = predictor();
     assertThat(p.predict(null).outcome()).isEqualTo(Outcome.INVALID_KEY);

@@ -143,8 +143,30 @@ final class CheckReport {
         ratio(w.p75()),
         ratio(w.p90()));
 
-    CheckResult.Replay p = r.replay();
     s.append('\n').append("predictor replay\n");
+    replay(s, r.replay());
+    s.append('\n')
+        .append("predictor replay, few-observation settings (opt-in; not used by the verdict)\n");
+    replay(s, r.fewObservations());
+
+    s.append('\n');
+    line(s, "what-if simulation: %s", r.whatIf().note());
+    for (WhatIf.Cell cell : r.whatIf().cells()) {
+      line(
+          s,
+          "  %s at load %.2f: mean latency %+.1f%% against FIFO",
+          cell.arm(),
+          cell.load(),
+          100 * cell.meanLatencyChange());
+    }
+
+    s.append('\n');
+    line(s, "verdict: %s", r.verdict().words());
+    line(s, "  because %s", r.reason());
+    return s.toString();
+  }
+
+  private static void replay(StringBuilder s, CheckResult.Replay p) {
     line(s, "  %s", p.setup());
     StringBuilder outcomes = new StringBuilder();
     for (Map.Entry<String, Double> e : p.outcomeShares().entrySet()) {
@@ -168,22 +190,6 @@ final class CheckReport {
           p.rejectedObservations(),
           p.untrackedObservations());
     }
-
-    s.append('\n');
-    line(s, "what-if simulation: %s", r.whatIf().note());
-    for (WhatIf.Cell cell : r.whatIf().cells()) {
-      line(
-          s,
-          "  %s at load %.2f: mean latency %+.1f%% against FIFO",
-          cell.arm(),
-          cell.load(),
-          100 * cell.meanLatencyChange());
-    }
-
-    s.append('\n');
-    line(s, "verdict: %s", r.verdict().words());
-    line(s, "  because %s", r.reason());
-    return s.toString();
   }
 
   private static void line(StringBuilder s, String format, Object... args) {

@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param global accuracy of the history's global median on the same jobs
  * @param spread within-key tail spread of the routable keys
  * @param replay what the real predictor would have done on the held-out jobs
+ * @param fewObservations the same with the opt-in few-observation settings ({@code
+ *     PredictorConfig.Builder.fewObservations()}); informational, the verdict uses {@code replay}
  * @param whatIf the simulated what-if
  * @param verdict the advice
  * @param reason why, with the numbers the rules compared
@@ -34,6 +36,7 @@ public record CheckResult(
     Accuracy global,
     Spread spread,
     Replay replay,
+    Replay fewObservations,
     WhatIf.Result whatIf,
     Advice verdict,
     String reason) {
@@ -49,6 +52,7 @@ public record CheckResult(
     Objects.requireNonNull(global, "global");
     Objects.requireNonNull(spread, "spread");
     Objects.requireNonNull(replay, "replay");
+    Objects.requireNonNull(fewObservations, "fewObservations");
     Objects.requireNonNull(whatIf, "whatIf");
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(reason, "reason");

@@ -252,6 +252,7 @@ public final class PredictabilityCheck {
         new CheckResult.Split(
             history, heldOut, minObs, tier1 / 1e9, tier2 / 1e9, globalMedian / 1e9);
     CheckResult.Replay replay = PredictorReplay.run(trace, history, minObs);
+    CheckResult.Replay few = PredictorReplay.fewObservations(trace, history);
     WhatIf.Result simulated = whatIf.simulate(trace, history);
 
     double gain = perKey.tierAccuracy() - global.tierAccuracy();
@@ -313,6 +314,7 @@ public final class PredictabilityCheck {
         global,
         spread,
         replay,
+        few,
         simulated,
         verdict,
         reason);

@@ -45,9 +45,36 @@ final class PredictorReplay {
 
   private PredictorReplay() {}
 
+  /** Replays the predictor with the defaults, but the given trust gate. */
   static CheckResult.Replay run(Trace trace, int historyJobs, int minObservations) {
-    PredictorConfig config =
-        PredictorConfig.defaults().toBuilder().minObservations(minObservations).build();
+    return run(
+        trace,
+        historyJobs,
+        PredictorConfig.defaults().toBuilder().minObservations(minObservations).build(),
+        "HistogramPredictor with default settings (minObservations " + minObservations + ")");
+  }
+
+  /**
+   * Replays the predictor with the defaults and {@link PredictorConfig.Builder#fewObservations()},
+   * the opt-in settings for job kinds that recur a few times each.
+   */
+  static CheckResult.Replay fewObservations(Trace trace, int historyJobs) {
+    PredictorConfig config = PredictorConfig.defaults().toBuilder().fewObservations().build();
+    return run(
+        trace,
+        historyJobs,
+        config,
+        String.format(
+            java.util.Locale.ROOT,
+            "HistogramPredictor with the few-observation settings (minObservations %d,"
+                + " maxSpreadRatio %.0f, tailBudget %.2f; opt-in)",
+            config.minObservations(),
+            config.maxSpreadRatio(),
+            config.tailBudget()));
+  }
+
+  private static CheckResult.Replay run(
+      Trace trace, int historyJobs, PredictorConfig config, String setup) {
     long[] now = {0};
     HistogramPredictor predictor = new HistogramPredictor(config, () -> now[0], Mode.PREDICTIVE);
     int n = trace.size();
@@ -107,9 +134,7 @@ final class PredictorReplay {
                 config.safeguardLoad())
             : estimate.problem();
     return new CheckResult.Replay(
-        "HistogramPredictor with default settings (minObservations "
-            + minObservations
-            + "), ticker = trace time, each job observed at arrival + duration",
+        setup + ", ticker = trace time, each job observed at arrival + duration",
         heldOut,
         share(predicted, heldOut),
         shares,

@@ -215,21 +215,20 @@ public enum PredictorProfile {
           .untrustedLast(true)
           .build()),
   /**
-   * {@link #STEADY} for logs whose job kinds recur a few times each: a key is predicted from its
-   * first observation ({@code minObservations} 1), without the spread gate ({@code maxSpreadRatio}
-   * 1000), and the last level's budget is tighter ({@code tailBudget} 1.1), which keeps the tail of
-   * the many keys now predicted from few observations within 1.25x FIFO's. Opt-in.
+   * {@link #STEADY} with {@link PredictorConfig.Builder#fewObservations()}, for logs whose job
+   * kinds recur a few times each: a key is predicted from its first observation ({@code
+   * minObservations} 1), without the spread gate ({@code maxSpreadRatio} 1000), and the last
+   * level's budget is tighter ({@code tailBudget} 1.1), which keeps the tail of the many keys now
+   * predicted from few observations within 1.25x FIFO's. Opt-in.
    */
   STEADY_REACH(
       PredictorConfig.builder()
           .idleHalfLife(Duration.ZERO)
           .staleAfter(Duration.ZERO)
-          .minObservations(1)
-          .maxSpreadRatio(1000)
           .relativeIdle(0)
           .shiftRun(8)
-          .tailBudget(1.1)
           .untrustedLast(true)
+          .fewObservations()
           .build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(

@@ -2,17 +2,21 @@ package io.harbinger.experiments.sim;
 
 import io.harbinger.broker.Arms;
 import io.harbinger.experiments.trace.Trace;
+import io.harbinger.predictor.PredictorConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * The check's what-if, simulated: FIFO, predictive routing, and predictive routing with worker-time
- * weights and pausing aging, replayed on the held-out part at the history's own load and at 0.8.
+ * weights and pausing aging, replayed on the held-out part at the history's own load and at 0.8;
+ * the weighted arm also runs with the opt-in {@link PredictorConfig.Builder#fewObservations()}
+ * settings ({@link #FEW_OBSERVATIONS}).
  *
- * <p>Example: a trace whose held-out half offers load 0.31 to 64 workers gives four cells: {@code
- * predictive_warm} and {@code predictive_warm+weights+pausing}, each at 0.31 and at 0.80, each with
- * its change in whole-run mean latency against FIFO at the same load.
+ * <p>Example: a trace whose held-out half offers load 0.31 to 64 workers gives six cells: {@code
+ * predictive_warm}, {@code predictive_warm+weights+pausing} and {@code
+ * predictive_warm+weights+pausing@few_observations}, each at 0.31 and at 0.80, each with its change
+ * in whole-run mean latency against FIFO at the same load.
  *
  * <p>Implementation notes: "own load" keeps the recorded arrival times (compress = 1, reference
  * section 5.2) and reports the load they offer; 0.8 compresses them. The predictor is warmed on the
@@ -24,6 +28,13 @@ public final class SimulatedWhatIf implements WhatIf {
 
   private static final List<String> ARMS =
       List.of("predictive_warm", "predictive_warm+weights+pausing");
+  private static final String WEIGHTED = "predictive_warm+weights+pausing";
+
+  /** The arm name of the weighted arm under {@link PredictorConfig.Builder#fewObservations()}. */
+  public static final String FEW_OBSERVATIONS = WEIGHTED + "@few_observations";
+
+  private static final PredictorConfig FEW =
+      PredictorConfig.defaults().toBuilder().fewObservations().build();
   private static final double STANDARD_LOAD = 0.8;
 
   private final int workers;
@@ -66,6 +77,8 @@ public final class SimulatedWhatIf implements WhatIf {
         double mean = meanLatencyNanos(Simulator.run(input, Arms.simulated(arm), 0));
         cells.add(new Cell(arm, input.load(), mean / fifo - 1));
       }
+      double few = meanLatencyNanos(Simulator.run(input, Arms.simulated(WEIGHTED), 0, FEW));
+      cells.add(new Cell(FEW_OBSERVATIONS, input.load(), few / fifo - 1));
     }
     String note =
         String.format(

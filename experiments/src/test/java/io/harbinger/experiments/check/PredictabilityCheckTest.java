@@ -190,6 +190,34 @@ class PredictabilityCheckTest {
   }
 
   @Test
+  void replay_keysThatRecurAFewTimes_arePredictedOnlyWithTheFewObservationSettings() {
+    // 400 job kinds of constant duration (1 ms, 100 ms or 10 s), each run 5 times in a row.
+    TraceBuilder b = new TraceBuilder("few", MS);
+    long[] durations = {MS, 100 * MS, 10 * SECOND};
+    for (int i = 0; i < 2000; i++) {
+      int kind = i / 5;
+      b.add(i * 60 * SECOND, durations[kind % 3], "kind" + kind, -1);
+    }
+    CheckResult r = check(b.build(REPORT));
+
+    assertThat(r.replay().predictedShare()).isZero();
+    assertThat(r.replay().setup()).startsWith("HistogramPredictor with default settings");
+    assertThat(r.fewObservations().setup())
+        .startsWith(
+            "HistogramPredictor with the few-observation settings (minObservations 1,"
+                + " maxSpreadRatio 1000, tailBudget 1.10; opt-in)");
+    // The first job of each kind is cold; the other four are predicted, at the right level.
+    assertThat(r.fewObservations().predictedShare()).isCloseTo(0.8, within(0.01));
+    assertThat(r.fewObservations().levelAccuracyOfPredicted()).isEqualTo(1.0);
+    // With every job at the default level the estimate is unknown (one level); with the levels
+    // the few-observation settings give, the short kinds' jobs skip the 10 s ones.
+    assertThat(r.replay().estimatedGain()).isNaN();
+    assertThat(r.fewObservations().estimatedGain()).isGreaterThan(0.3);
+    assertThat(CheckReport.text(r))
+        .contains("predictor replay, few-observation settings (opt-in; not used by the verdict)");
+  }
+
+  @Test
   void replay_jobsStillRunning_teachNothingUntilTheyComplete() {
     CheckResult r = check(steady(600, 1, 10_000 * SECOND));
 

@@ -21,10 +21,12 @@ class SimulatedWhatIfTest {
         .containsExactly(
             "predictive_warm",
             "predictive_warm+weights+pausing",
+            "predictive_warm+weights+pausing@few_observations",
             "predictive_warm",
-            "predictive_warm+weights+pausing");
+            "predictive_warm+weights+pausing",
+            "predictive_warm+weights+pausing@few_observations");
     assertThat(r.cells().get(0).load()).isBetween(0.5, 0.7);
-    assertThat(r.cells().get(2).load()).isEqualTo(0.8);
+    assertThat(r.cells().get(3).load()).isEqualTo(0.8);
     assertThat(r.note()).contains("simulated 10,000 held-out jobs on 64 workers");
     assertThat(new SimulatedWhatIf(64).simulate(trace, 10_000)).isEqualTo(r);
   }
