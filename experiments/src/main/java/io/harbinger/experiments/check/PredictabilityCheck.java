@@ -266,19 +266,9 @@ public final class PredictabilityCheck {
             && replay.estimatedGain() >= AFFIRM_GAIN
             && replay.predictedShare() >= SHADOW_COVERAGE;
     Advice verdict;
-    if (helps && !harmless) {
-      verdict = Advice.NOT_USEFUL;
-    } else if (helps && coverageShare >= TURN_ON_COVERAGE) {
-      verdict = Advice.TURN_IT_ON;
-    } else if (helps && coverageShare >= SHADOW_COVERAGE) {
-      verdict = Advice.SHADOW_ONLY;
-    } else if (affirmed) {
-      verdict = Advice.SHADOW_ONLY;
-    } else {
-      verdict = Advice.NOT_USEFUL;
-    }
     String reason;
     if (helps && !harmless) {
+      verdict = Advice.NOT_USEFUL;
       reason =
           String.format(
               Locale.ROOT,
@@ -288,7 +278,11 @@ public final class PredictabilityCheck {
               100 * replay.estimatedGain(),
               replay.gainNote(),
               100 * margin);
+    } else if (helps && coverageShare >= SHADOW_COVERAGE) {
+      verdict = coverageShare >= TURN_ON_COVERAGE ? Advice.TURN_IT_ON : Advice.SHADOW_ONLY;
+      reason = reason(verdict, rows, gain, perKey, coverage, replay, coverageShare);
     } else if (affirmed) {
+      verdict = Advice.SHADOW_ONLY;
       reason =
           reason(Advice.NOT_USEFUL, rows, gain, perKey, coverage, replay, coverageShare)
               + String.format(
@@ -302,6 +296,7 @@ public final class PredictabilityCheck {
                   replay.gainNote(),
                   100 * AFFIRM_GAIN);
     } else {
+      verdict = Advice.NOT_USEFUL;
       reason = reason(verdict, rows, gain, perKey, coverage, replay, coverageShare);
     }
     return new CheckResult(
