@@ -183,6 +183,11 @@ final class CheckReport {
         "  estimated saving of FIFO's mean wait by its levels: %s (%s)",
         Double.isNaN(p.estimatedGain()) ? "unknown" : pct(p.estimatedGain()),
         p.gainNote());
+    line(
+        s,
+        "  the same by its assignment, unmeasured keys at the default level (what the global"
+            + " safeguard judges): %s",
+        Double.isNaN(p.assignmentGain()) ? "unknown" : pct(p.assignmentGain()));
     if (p.rejectedObservations() > 0 || p.untrackedObservations() > 0) {
       line(
           s,

@@ -155,11 +155,14 @@ public record CheckResult(
    *     the level of their actual duration under the predictor's boundaries at that moment
    * @param rejectedObservations durations the predictor refused (over its one-day limit)
    * @param untrackedObservations observations of keys the predictor had no room for
-   * @param estimatedGain the global safeguard's estimate ({@code PriorityGain}) over the held-out
-   *     jobs, grouped by the level the predictor gave them with their actual durations: the share
-   *     of FIFO's mean wait the levels would save at the safeguard's load; NaN when it cannot be
-   *     made
+   * @param estimatedGain the global safeguard's estimator ({@code PriorityGain}) over the held-out
+   *     jobs, grouped by the level the predictor routes them at while it acts (its assignment, with
+   *     unmeasured keys at the last level once it sends them there) with their actual durations:
+   *     the share of FIFO's mean wait the routing would save at the safeguard's load; NaN when it
+   *     cannot be made
    * @param gainNote how the estimate was made, or why it could not be
+   * @param assignmentGain the same over the assignment alone (unmeasured keys at the default
+   *     level), which is what the global safeguard itself judges; NaN when it cannot be made
    */
   public record Replay(
       String setup,
@@ -170,7 +173,8 @@ public record CheckResult(
       long rejectedObservations,
       long untrackedObservations,
       double estimatedGain,
-      String gainNote) {
+      String gainNote,
+      double assignmentGain) {
 
     /** Copies the map, keeping its order. */
     public Replay {

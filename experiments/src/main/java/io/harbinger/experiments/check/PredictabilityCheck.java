@@ -46,16 +46,17 @@ import java.util.Objects;
  * raised mean latency by 89% at load 0.8, which the 10-point rule rejects.
  *
  * <p>The verdict also uses the global safeguard's estimator, the one model of "will this help"
- * shared with the predictor: the levels the replayed predictor gave the held-out jobs, with their
- * actual durations. Below the safeguard's margin the advice is "not useful here" whatever the
- * accuracy, because the safeguard would hold FIFO order. At or above {@link #AFFIRM_GAIN} it
- * affirms what the accuracy rule alone would reject: accuracy is scored over every key with enough
- * history, while the predictor routes only the keys its trust gates pass, so a workload whose
- * trusted keys are accurate can gain although its keys are inaccurate overall (LPC-EGEE: per-key
- * medians worse than a global one, yet weights with pausing aging cut the simulated mean by 59.5%
- * at load 0.8). Such a workload is advised "run in shadow only" when the predictor routes at least
- * the shadow coverage, never "turn it on", since the accuracy rule is the one with the seed paper's
- * evidence behind it.
+ * shared with the predictor: the levels the replayed predictor routes the held-out jobs at, with
+ * their actual durations. Below the safeguard's margin the advice is "not useful here" whatever the
+ * accuracy, because the safeguard would hold FIFO order or, where only the routing of unmeasured
+ * keys falls below the margin, the reordering would not be worth what it risks. At or above {@link
+ * #AFFIRM_GAIN} it affirms what the accuracy rule alone would reject: accuracy is scored over every
+ * key with enough history, while the predictor routes only the keys its trust gates pass, so a
+ * workload whose trusted keys are accurate can gain although its keys are inaccurate overall
+ * (LPC-EGEE: per-key medians worse than a global one, yet weights with pausing aging cut the
+ * simulated mean by 59.5% at load 0.8). Such a workload is advised "run in shadow only" when the
+ * predictor routes at least the shadow coverage, never "turn it on", since the accuracy rule is the
+ * one with the seed paper's evidence behind it.
  */
 public final class PredictabilityCheck {
 
@@ -272,12 +273,15 @@ public final class PredictabilityCheck {
       reason =
           String.format(
               Locale.ROOT,
-              "per-key medians are accurate, but the levels the predictor gives the held-out jobs"
-                  + " are estimated to save %.1f%% of FIFO's mean wait (%s), below the global"
-                  + " safeguard's margin of %.1f%%: the safeguard would hold FIFO order",
+              "per-key medians are accurate, but the levels the predictor routes the held-out jobs"
+                  + " at are estimated to save %.1f%% of FIFO's mean wait (%s), below the global"
+                  + " safeguard's margin of %.1f%%: %s",
               100 * replay.estimatedGain(),
               replay.gainNote(),
-              100 * margin);
+              100 * margin,
+              replay.assignmentGain() < margin
+                  ? "the safeguard would hold FIFO order"
+                  : "reordering would not be worth what it risks");
     } else if (helps && coverageShare >= SHADOW_COVERAGE) {
       verdict = coverageShare >= TURN_ON_COVERAGE ? Advice.TURN_IT_ON : Advice.SHADOW_ONLY;
       reason = reason(verdict, rows, gain, perKey, coverage, replay, coverageShare);

@@ -39,7 +39,15 @@ import java.util.Optional;
  * (19% against 31% here; section 5.2: 89% of its stale-key jobs had waited over a minute).
  *
  * <p>The verdict's gain estimate is the one the global safeguard makes from reports ({@link
- * PriorityGain#fromTotals}), over the whole held-out half instead of a decayed window.
+ * PriorityGain#fromTotals}), over the whole held-out half instead of a decayed window, with one
+ * difference: it groups the jobs by the level the predictor routes them at while it acts, so an
+ * unmeasured key (cold, stale or censored) counts at the last level once the predictor sends such
+ * keys there ({@link HistogramPredictor#routesUntrustedLast}). The safeguard itself judges the
+ * assignment, with those keys at the default level, because it must judge the order it would
+ * release while it holds FIFO order; that figure is reported too ({@code assignmentGain}). Where
+ * most jobs are unmeasured the two differ, and the routed one is the one the simulator confirms: on
+ * CTC-SP2 the assignment is estimated to save 33.0% of FIFO's mean wait and the routing 12.3%, and
+ * weights with pausing aging save 10.8% in the simulator at load 0.8.
  */
 final class PredictorReplay {
 
@@ -83,6 +91,10 @@ final class PredictorReplay {
     long[] outcomes = new long[Outcome.values().length];
     double[] levelJobs = new double[config.levels()];
     double[] levelWork = new double[config.levels()];
+    double[] assignedJobs = new double[config.levels()];
+    double[] assignedWork = new double[config.levels()];
+    int defaultLevel = predictor.defaultLevel();
+    int last = config.levels() - 1;
     long predictedRight = 0;
     long rejected = 0;
     long untracked = 0;
@@ -103,8 +115,17 @@ final class PredictorReplay {
       Prediction p = predictor.predict(trace.key(i));
       if (i >= historyJobs) {
         outcomes[p.outcome().ordinal()]++;
-        levelJobs[p.predictedLevel()]++;
-        levelWork[p.predictedLevel()] += trace.durationNanos(i);
+        int assigned = p.predictedLevel();
+        int routed =
+            assigned == defaultLevel
+                    && p.outcome().isUnmeasured()
+                    && predictor.routesUntrustedLast()
+                ? last
+                : assigned;
+        assignedJobs[assigned]++;
+        assignedWork[assigned] += trace.durationNanos(i);
+        levelJobs[routed]++;
+        levelWork[routed] += trace.durationNanos(i);
         if (p.isPredicted()) {
           Optional<Boundaries> b = predictor.boundaries();
           if (b.isPresent() && b.get().levelOf(trace.durationNanos(i)) == p.predictedLevel()) {
@@ -125,12 +146,14 @@ final class PredictorReplay {
     long predicted = outcomes[Outcome.PREDICTED.ordinal()];
     PriorityGain.Estimate estimate =
         PriorityGain.fromTotals(levelJobs, levelWork, config.safeguardLoad());
+    PriorityGain.Estimate assignment =
+        PriorityGain.fromTotals(assignedJobs, assignedWork, config.safeguardLoad());
     String gainNote =
         estimate.known()
             ? String.format(
                 java.util.Locale.ROOT,
                 "Cobham's formulas at per-worker load %.2f over the held-out jobs, by the level the"
-                    + " predictor gave them, with their actual durations",
+                    + " predictor routes them at while it acts, with their actual durations",
                 config.safeguardLoad())
             : estimate.problem();
     return new CheckResult.Replay(
@@ -142,7 +165,8 @@ final class PredictorReplay {
         rejected,
         untracked,
         estimate.gain(),
-        gainNote);
+        gainNote,
+        assignment.gain());
   }
 
   private static double share(long part, long whole) {

@@ -218,6 +218,27 @@ class PredictabilityCheckTest {
   }
 
   @Test
+  void replay_unmeasuredShortJobs_countAtTheLastLevelWhereTheyAreRouted() {
+    // Two constant keys (1 ms and 10 s) and, between them, short jobs each on a key of its own:
+    // the assignment leaves those at the default level, ahead of the 10 s jobs; routing sends
+    // them last, behind them, which saves far less.
+    TraceBuilder b = new TraceBuilder("unmeasured", MS);
+    for (int i = 0; i < 3000; i++) {
+      switch (i % 3) {
+        case 0 -> b.add(i * SECOND, MS, "fast", -1);
+        case 1 -> b.add(i * SECOND, 10 * SECOND, "slow", -1);
+        default -> b.add(i * SECOND, 10 * MS, "once" + i, -1);
+      }
+    }
+    CheckResult.Replay r = check(b.build(REPORT)).replay();
+
+    assertThat(r.outcomeShares().get("cold")).isCloseTo(1.0 / 3, within(0.01));
+    assertThat(r.assignmentGain()).isGreaterThan(0.5);
+    assertThat(r.estimatedGain()).isLessThan(r.assignmentGain() - 0.1);
+    assertThat(r.gainNote()).contains("routes them at while it acts");
+  }
+
+  @Test
   void replay_jobsStillRunning_teachNothingUntilTheyComplete() {
     CheckResult r = check(steady(600, 1, 10_000 * SECOND));
 
@@ -275,6 +296,7 @@ class PredictabilityCheckTest {
                     + "maxmedian=1.5,slowshare=0.25,slowratio=12,honestratio=2,sigma=0.05"));
 
     assertThat(r.replay().estimatedGain()).isLessThan(0.02);
+    assertThat(r.replay().assignmentGain()).isLessThan(0.02);
     assertThat(r.verdict()).isEqualTo(Advice.NOT_USEFUL);
     assertThat(r.reason()).contains("the safeguard would hold FIFO order");
   }
