@@ -136,6 +136,22 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void load_fewObservationSettings_giveThePredictorsFewObservationsPreset() throws Exception {
+    ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
+    Path file =
+        yaml(
+            "predictor:\n  min-observations: 1\n  max-spread-ratio: 1000\n"
+                + "  tail-budget: 1.1\n");
+
+    assertThat(defaults.load(Optional.of(file)).predictor())
+        .isEqualTo(PredictorConfig.defaults().toBuilder().fewObservations().build());
+    assertThat(
+            problemsOf(plain, "predictor:\n  min-observations: 1\n  promote-cold-after: 1\n")
+                .problems())
+        .anyMatch(p -> p.contains("promoteColdAfter") && p.contains("minObservations"));
+  }
+
+  @Test
   void load_untrustedLast_isThePredictorsByDefaultReadAndGarbageIsNamed() throws Exception {
     ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
     assertThat(defaults.load(Optional.empty()).predictor().untrustedLast())
