@@ -161,6 +161,19 @@ public record PredictorConfig(
   public static final int DEFAULT_SHIFT_RUN = 8;
 
   /**
+   * The default trust gate: 20 successful observations before a key is predicted (seed paper Table
+   * 1's n_min). {@link Builder#fewObservations()} lowers it to 1 for job kinds that recur a few
+   * times each.
+   */
+  public static final int DEFAULT_MIN_OBSERVATIONS = 20;
+
+  /**
+   * The default spread gate: a key whose 99th percentile exceeds 16 times its median is not
+   * predicted (seed paper Table 1). {@link Builder#fewObservations()} lifts it to 1000.
+   */
+  public static final double DEFAULT_MAX_SPREAD_RATIO = 16;
+
+  /**
    * The default tail budget: the last level's mean wait at most 1.25 times FIFO's, the bound the
    * project holds the all-message P99 to. Equal quantiles put a third of the pooled observations in
    * each of three levels whatever work they carry; where the short ones carry little work, the
@@ -359,9 +372,9 @@ public record PredictorConfig(
     private double pooledDecay = 0.9999;
     private Duration idleHalfLife = DEFAULT_IDLE_HALF_LIFE;
     private Duration staleAfter = DEFAULT_STALE_AFTER;
-    private int minObservations = 20;
+    private int minObservations = DEFAULT_MIN_OBSERVATIONS;
     private double maxCensoredShare = 0.05;
-    private double maxSpreadRatio = 16;
+    private double maxSpreadRatio = DEFAULT_MAX_SPREAD_RATIO;
     private double spreadQuantile = 0.99;
     private Duration spreadFloor = Duration.ofMillis(1);
     private double estimateQuantile = 0.5;

@@ -84,8 +84,8 @@ public final class HarbingerAutoConfiguration {
     }
 
     /**
-     * The embedded router's predictor: the defaults, with these levels, this tail budget and this
-     * placement of unmeasured keys.
+     * The embedded router's predictor: the defaults, with these levels, this tail budget, this
+     * placement of unmeasured keys and these trust gates.
      */
     @Bean
     @ConditionalOnMissingBean(Predictor.class)
@@ -99,6 +99,8 @@ public final class HarbingerAutoConfiguration {
               .levels(properties.levels())
               .tailBudget(properties.tailBudget())
               .untrustedLast(properties.untrustedLast())
+              .minObservations(properties.minObservations())
+              .maxSpreadRatio(properties.maxSpreadRatio())
               .build(),
           Ticker.SYSTEM,
           Mode.PREDICTIVE);

@@ -21,6 +21,8 @@ import org.springframework.validation.Validator;
  * harbinger.levels=3
  * harbinger.tail-budget=1.5
  * harbinger.untrusted-last=true
+ * harbinger.min-observations=20
+ * harbinger.max-spread-ratio=16
  * harbinger.router.kind=sidecar
  * harbinger.router.sidecar.address=harbinger-sidecar:50051
  * harbinger.router.sidecar.tls=true
@@ -48,6 +50,16 @@ import org.springframework.validation.Validator;
  *     PredictorConfig#untrustedLast()}), by default the predictor's {@value
  *     PredictorConfig#DEFAULT_UNTRUSTED_LAST}. A sidecar router takes its own {@code
  *     predictor.untrusted-last}
+ * @param minObservations successful observations before the embedded router predicts a key ({@link
+ *     PredictorConfig#minObservations()}), at least 1, by default the predictor's {@value
+ *     PredictorConfig#DEFAULT_MIN_OBSERVATIONS}. With {@code max-spread-ratio=1000} and {@code
+ *     tail-budget=1.1} it forms the few-observation settings ({@link
+ *     PredictorConfig.Builder#fewObservations()}), for job kinds that recur a few times each. A
+ *     sidecar router takes its own {@code predictor.min-observations}
+ * @param maxSpreadRatio the largest ratio of a predicted key's 99th percentile to its median
+ *     ({@link PredictorConfig#maxSpreadRatio()}), finite and at least 1, by default the predictor's
+ *     {@value PredictorConfig#DEFAULT_MAX_SPREAD_RATIO}. A sidecar router takes its own {@code
+ *     predictor.max-spread-ratio}
  */
 @ConfigurationProperties("harbinger")
 public record HarbingerProperties(
@@ -57,7 +69,9 @@ public record HarbingerProperties(
     @DefaultValue(HarbingerHeaders.REPORTS_EXCHANGE) String reportsExchange,
     @DefaultValue Router router,
     @DefaultValue("" + PredictorConfig.DEFAULT_TAIL_BUDGET) double tailBudget,
-    @DefaultValue("" + PredictorConfig.DEFAULT_UNTRUSTED_LAST) boolean untrustedLast)
+    @DefaultValue("" + PredictorConfig.DEFAULT_UNTRUSTED_LAST) boolean untrustedLast,
+    @DefaultValue("" + PredictorConfig.DEFAULT_MIN_OBSERVATIONS) int minObservations,
+    @DefaultValue("" + PredictorConfig.DEFAULT_MAX_SPREAD_RATIO) double maxSpreadRatio)
     implements Validator {
 
   /** What Harbinger does in the application. */
@@ -124,6 +138,12 @@ public record HarbingerProperties(
       PredictorConfig.defaults().toBuilder().tailBudget(p.tailBudget).build();
     } catch (IllegalArgumentException e) {
       errors.rejectValue("tail-budget", "range", "must be 0 or in (1, 100]");
+    }
+    if (p.minObservations < 1) {
+      errors.rejectValue("min-observations", "range", "must be at least 1");
+    }
+    if (!(p.maxSpreadRatio >= 1) || Double.isInfinite(p.maxSpreadRatio)) {
+      errors.rejectValue("max-spread-ratio", "range", "must be finite and at least 1");
     }
     if (p.jobTypeHeader == null || p.jobTypeHeader.isBlank()) {
       errors.rejectValue("job-type-header", "empty", "must be a non-empty header name");

@@ -47,6 +47,8 @@ class HarbingerPropertiesTest {
         "harbinger.levels=1 | harbinger.levels | must be in [2, 10]",
         "harbinger.tail-budget=1 | harbinger.tail-budget | must be 0 or in (1, 100]",
         "harbinger.tail-budget=101 | harbinger.tail-budget | must be 0 or in (1, 100]",
+        "harbinger.min-observations=0 | harbinger.min-observations | must be at least 1",
+        "harbinger.max-spread-ratio=0.5 | harbinger.max-spread-ratio | must be finite and at least 1",
         "harbinger.job-type-header= | harbinger.job-type-header | must be a non-empty header name",
         "harbinger.reports-exchange= | harbinger.reports-exchange | must be a non-empty exchange name",
         "harbinger.router.kind=sidecar | harbinger.router.sidecar.address | must be set (host:port)"
@@ -116,6 +118,21 @@ class HarbingerPropertiesTest {
       assertThat(context.getBean(Predictor.class).config().tailBudget())
           .isEqualTo(PredictorConfig.DEFAULT_TAIL_BUDGET)
           .isEqualTo(1.25);
+    }
+  }
+
+  @Test
+  void start_fewObservationSettings_reachTheEmbeddedPredictor() {
+    try (ConfigurableApplicationContext context =
+        start(
+            "harbinger.min-observations=1",
+            "harbinger.max-spread-ratio=1000",
+            "harbinger.tail-budget=1.1")) {
+      assertThat(context.getBean(Predictor.class).config())
+          .isEqualTo(PredictorConfig.defaults().toBuilder().fewObservations().build());
+    }
+    try (ConfigurableApplicationContext context = start()) {
+      assertThat(context.getBean(Predictor.class).config()).isEqualTo(PredictorConfig.defaults());
     }
   }
 
