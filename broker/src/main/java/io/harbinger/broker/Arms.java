@@ -50,6 +50,7 @@ public final class Arms {
     rabbit("rabbitmq-predictive-budget", Policy.PREDICTIVE_BUDGET);
     rabbit("rabbitmq-predictive-last", Policy.PREDICTIVE_LAST);
     rabbit("rabbitmq-predictive-equal", Policy.PREDICTIVE_EQUAL);
+    rabbit("rabbitmq-predictive-few", Policy.PREDICTIVE_FEW);
     quorumPriorities("rabbitmq-predictive-quorum", Policy.PREDICTIVE);
     lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
     lanes(

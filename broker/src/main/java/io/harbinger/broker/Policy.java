@@ -78,6 +78,13 @@ public enum Policy {
    * min): the default before a key's history stopped fading by the clock.
    */
   PREDICTIVE_LAST("predictive-last"),
+  /**
+   * As {@link #PREDICTIVE}, with the opt-in few-observation settings ({@code
+   * PredictorConfig.Builder.fewObservations()}: a key predicted from its first observation, no
+   * spread gate, a tail budget of 1.1), for measuring what they cost a workload whose keys recur
+   * within seconds.
+   */
+  PREDICTIVE_FEW("predictive-few"),
   /** As {@link #PREDICTIVE}, the predictor having first observed a trace's history. */
   PREDICTIVE_WARM("predictive-warm"),
   /** The predictor predicts and learns, but every message takes the default level. */
@@ -157,6 +164,7 @@ public enum Policy {
           PREDICTIVE_BUDGET,
           PREDICTIVE_EQUAL,
           PREDICTIVE_LAST,
+          PREDICTIVE_FEW,
           SIDECAR,
           NAIVE ->
           false;
@@ -200,6 +208,7 @@ public enum Policy {
           PREDICTIVE_BUDGET,
           PREDICTIVE_EQUAL,
           PREDICTIVE_LAST,
+          PREDICTIVE_FEW,
           SIDECAR,
           NAIVE ->
           throw new IllegalArgumentException("policy " + label + " does not run on the broker");

@@ -45,6 +45,7 @@ public enum RunsOn {
                 PREDICTIVE_BUDGET,
                 PREDICTIVE_EQUAL,
                 PREDICTIVE_LAST,
+                PREDICTIVE_FEW,
                 SHADOW,
                 SIDECAR,
                 ORACLE,

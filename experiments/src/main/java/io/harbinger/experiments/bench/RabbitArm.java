@@ -161,9 +161,39 @@ final class RabbitArm implements BenchArm {
    */
   static boolean tableOneIdle(Policy policy) {
     return switch (policy) {
-      case PREDICTIVE, SHADOW -> false;
+      case PREDICTIVE, SHADOW, PREDICTIVE_FEW -> false;
       default -> true;
     };
+  }
+
+  /**
+   * Returns the predictor configuration of a predictive policy: the defaults with the choices the
+   * policy pins ({@link #shiftRun}, {@link #tailBudget}, {@link #untrustedLast}, {@link
+   * #tableOneIdle}), and for {@link Policy#PREDICTIVE_FEW} the few-observation settings.
+   *
+   * @param policy a predictive policy, or {@link Policy#SHADOW}
+   * @param levels the levels, in [2, 10]
+   * @return the configuration
+   */
+  static PredictorConfig predictorConfig(Policy policy, int levels) {
+    boolean guarded = policy != Policy.PREDICTIVE_TODAY;
+    PredictorConfig.Builder b = PredictorConfig.builder();
+    if (tableOneIdle(policy)) {
+      b.paperIdleLimits();
+    }
+    b.levels(levels)
+        .demoteUntrusted(policy != Policy.PREDICTIVE_PAPER)
+        .keyGuard(guarded)
+        .safeguard(guarded)
+        .borrowFromProducer(guarded)
+        .sizeBins(policy == Policy.PREDICTIVE_SIZED)
+        .shiftRun(shiftRun(policy))
+        .tailBudget(tailBudget(policy))
+        .untrustedLast(untrustedLast(policy));
+    if (policy == Policy.PREDICTIVE_FEW) {
+      b.fewObservations();
+    }
+    return b.build();
   }
 
   private final String name;
@@ -190,7 +220,8 @@ final class RabbitArm implements BenchArm {
    *     is now the default), {@link Policy#PREDICTIVE_EQUAL} (the defaults with equal-quantile
    *     boundaries: the default before the budget became one), {@link Policy#PREDICTIVE_LAST} (the
    *     defaults with Table 1's idle half-life and staleness: the default before those were turned
-   *     off), {@link Policy#SHADOW} (learning and stamping, never setting the priority) or {@link
+   *     off), {@link Policy#PREDICTIVE_FEW} (the defaults with the few-observation settings),
+   *     {@link Policy#SHADOW} (learning and stamping, never setting the priority) or {@link
    *     Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
    * @param levels the levels, in [2, 10]; 3 for the static maps
    * @param map the job-type map of a static policy, else null
@@ -384,26 +415,10 @@ final class RabbitArm implements BenchArm {
           || policy == Policy.PREDICTIVE_SHIFT
           || policy == Policy.PREDICTIVE_BUDGET
           || policy == Policy.PREDICTIVE_EQUAL
-          || policy == Policy.PREDICTIVE_LAST) {
-        boolean guarded = policy != Policy.PREDICTIVE_TODAY;
-        PredictorConfig.Builder base = PredictorConfig.builder();
-        if (tableOneIdle(policy)) {
-          base.paperIdleLimits();
-        }
+          || policy == Policy.PREDICTIVE_LAST
+          || policy == Policy.PREDICTIVE_FEW) {
         HistogramPredictor predictor =
-            new HistogramPredictor(
-                base.levels(levels)
-                    .demoteUntrusted(policy != Policy.PREDICTIVE_PAPER)
-                    .keyGuard(guarded)
-                    .safeguard(guarded)
-                    .borrowFromProducer(guarded)
-                    .sizeBins(policy == Policy.PREDICTIVE_SIZED)
-                    .shiftRun(shiftRun(policy))
-                    .tailBudget(tailBudget(policy))
-                    .untrustedLast(untrustedLast(policy))
-                    .build(),
-                Ticker.SYSTEM,
-                Mode.PREDICTIVE);
+            new HistogramPredictor(predictorConfig(policy, levels), Ticker.SYSTEM, Mode.PREDICTIVE);
         session.predictor = predictor;
         session.embedded = EmbeddedRouter.builder(factory, predictor).exchange(exchange).start();
         session.router = session.embedded;

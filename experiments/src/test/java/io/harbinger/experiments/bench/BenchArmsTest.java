@@ -34,6 +34,19 @@ class ArmsTest {
   }
 
   @Test
+  void predictorConfig_isTheDefaultsForPredictiveAndAddsTheFewObservationSettingsForFew() {
+    assertThat(RabbitArm.predictorConfig(Policy.PREDICTIVE, 3))
+        .isEqualTo(io.harbinger.predictor.PredictorConfig.defaults());
+    assertThat(RabbitArm.predictorConfig(Policy.PREDICTIVE_FEW, 3))
+        .isEqualTo(
+            io.harbinger.predictor.PredictorConfig.defaults().toBuilder()
+                .fewObservations()
+                .build());
+    assertThat(RabbitArm.predictorConfig(Policy.PREDICTIVE_LAST, 3))
+        .isEqualTo(io.harbinger.predictor.PredictorConfig.builder().paperIdleLimits().build());
+  }
+
+  @Test
   void names_listEveryArmOfTheIssue() {
     assertThat(BenchArms.names())
         .containsExactly(
@@ -55,6 +68,7 @@ class ArmsTest {
             "rabbitmq-predictive-budget",
             "rabbitmq-predictive-last",
             "rabbitmq-predictive-equal",
+            "rabbitmq-predictive-few",
             "rabbitmq-predictive-quorum",
             "rabbitmq-lanes",
             "rabbitmq-lanes-quorum",
