@@ -514,8 +514,9 @@ public record PredictorConfig(
      * #DEFAULT_TAIL_BUDGET}). The per-key safeguard is left to catch the keys whose few
      * observations mislead, and the budget keeps the last level's wait bounded now that far more
      * keys are placed ahead of it. Opt-in: on the trace replays it reaches more of the oracle's
-     * gain on such logs with every safety target met, and costs a workload whose keys recur within
-     * seconds some of its gain, through the budget.
+     * gain on such logs with every safety target met; on a workload whose keys recur within seconds
+     * the budget moves its costliest frequent type to the last level, which cost 4 points of mean
+     * latency in a virtual-time replay and nothing measurable on RabbitMQ.
      *
      * @return this builder
      */
