@@ -5,7 +5,8 @@
 #   bash experiments/results/sim/replay-profiles.sh OUT PROFILES JUDGED [user-keys]
 # for example OUT=experiments/results/sim/budget, PROFILES=today,shift,budget, JUDGED=shift,budget. With user-keys,
 # CTC-SP2 and LLNL-Thunder are also replayed keyed by user and executable (ctc-sp2-user, llnl-thunder-user), the
-# way a RabbitMQ message is keyed by its job type under its producer, and judged for reach too.
+# way a RabbitMQ message is keyed by its job type under its producer, and judged for reach too. SWF_OPTIONS, when set,
+# is added to every SWF log's options (for example SWF_OPTIONS=size=requested: requested run times as size hints).
 set -euo pipefail
 if [[ $# -lt 3 || $# -gt 4 || ( $# -eq 4 && $4 != user-keys ) ]]; then
   echo "usage: replay-profiles.sh OUT PROFILES JUDGED [user-keys] (PROFILES and JUDGED are comma-separated profile names)" >&2
@@ -15,14 +16,15 @@ out=$1 p=$2 judged=$3 users=${4:-}
 h=${HARBINGER:-./harbinger}
 arms=fifo,oracle+weights+pausing,predictive_warm,predictive_warm+weights+pausing,predictive_warm+no_aging,oracle+no_aging
 t=../shared/traces
-$h simulate "swf:$t/LPC-EGEE-2004-1.2-cln.swf.gz?key=user-queue" --predictors $p --arms $arms --out $out/lpc-egee >/dev/null
-$h simulate "swf:$t/CTC-SP2-1996-3.1-cln.swf.gz" --predictors $p --arms $arms --out $out/ctc-sp2 >/dev/null
-$h simulate "swf:$t/LLNL-Thunder-2007-1.1-cln.swf.gz" --predictors $p --arms $arms --out $out/llnl-thunder >/dev/null
+q=${SWF_OPTIONS:+?$SWF_OPTIONS} a=${SWF_OPTIONS:+,$SWF_OPTIONS}
+$h simulate "swf:$t/LPC-EGEE-2004-1.2-cln.swf.gz?key=user-queue$a" --predictors $p --arms $arms --out $out/lpc-egee >/dev/null
+$h simulate "swf:$t/CTC-SP2-1996-3.1-cln.swf.gz$q" --predictors $p --arms $arms --out $out/ctc-sp2 >/dev/null
+$h simulate "swf:$t/LLNL-Thunder-2007-1.1-cln.swf.gz$q" --predictors $p --arms $arms --out $out/llnl-thunder >/dev/null
 reach=lpc-egee,ctc-sp2,llnl-thunder
 hpc="$out/lpc-egee $out/ctc-sp2 $out/llnl-thunder"
 if [[ -n $users ]]; then
-  $h simulate "swf:$t/CTC-SP2-1996-3.1-cln.swf.gz?key=user-executable" --predictors $p --arms $arms --out $out/ctc-sp2-user >/dev/null
-  $h simulate "swf:$t/LLNL-Thunder-2007-1.1-cln.swf.gz?key=user-executable" --predictors $p --arms $arms --out $out/llnl-thunder-user >/dev/null
+  $h simulate "swf:$t/CTC-SP2-1996-3.1-cln.swf.gz?key=user-executable$a" --predictors $p --arms $arms --out $out/ctc-sp2-user >/dev/null
+  $h simulate "swf:$t/LLNL-Thunder-2007-1.1-cln.swf.gz?key=user-executable$a" --predictors $p --arms $arms --out $out/llnl-thunder-user >/dev/null
   reach=$reach,ctc-sp2-user,llnl-thunder-user
   hpc="$hpc $out/ctc-sp2-user $out/llnl-thunder-user"
 fi

@@ -113,9 +113,17 @@ import java.util.concurrent.atomic.LongAdder;
  * Keys#producerAggregate}, learned from every job type of the producer, kept in shards of its own
  * that are neither listed, counted nor saved) when that is trusted, as {@link Outcome#BORROWED};
  * the next parent, the pooled distribution, would only give the default level. With {@code
- * relativeIdle}, a key's idle half-life and staleness limit stretch by max(1, relativeIdle x the
- * larger of its mean gap between observations (EWMA, weight 0.1) and its estimate / staleAfter),
- * departing from the fixed serverless time scales of seed paper Table 1.
+ * borrowFromSize} (on by default; it acts only where size hints are given), a key still cold, with
+ * a size hint, borrows instead the aggregate of every job whose hint fell in the same size bin
+ * ({@link Keys#sizeAggregate}, kept with the producers' aggregates): the pooled distribution
+ * narrowed by size, where seed paper section 3.8 narrows a key by size. It serves logs where most
+ * jobs belong to kinds never seen finishing but carry a hint of their size, as a batch system's
+ * requested run time. Like any key, the aggregate is trusted only through the gates (its spread
+ * above all), and the global safeguard counts the borrowed jobs' actual durations at the level they
+ * were given. {@link #peek}, and so a route table, has no size hint and never borrows by size. With
+ * {@code relativeIdle}, a key's idle half-life and staleness limit stretch by max(1, relativeIdle x
+ * the larger of its mean gap between observations (EWMA, weight 0.1) and its estimate /
+ * staleAfter), departing from the fixed serverless time scales of seed paper Table 1.
  *
  * <p>Change of regime (a departure from seed paper section 3.4, where decay alone follows a change;
  * on by default, n = 8). With {@code shiftRun} n, a proven key whose last n successful observations
@@ -208,7 +216,8 @@ public final class HistogramPredictor implements Predictor {
     for (int i = 0; i < shards.length; i++) {
       shards[i] = new KeyShard(perShard);
     }
-    aggregates = new KeyShard[config.borrowFromProducer() ? config.shards() : 0];
+    aggregates =
+        new KeyShard[config.borrowFromProducer() || config.borrowFromSize() ? config.shards() : 0];
     for (int i = 0; i < aggregates.length; i++) {
       aggregates[i] = new KeyShard(perShard);
     }
@@ -303,6 +312,9 @@ public final class HistogramPredictor implements Predictor {
       // A mixture of job types: a run of one type there is no change of regime.
       learn(aggregate, durationNanos, now, false, false);
     }
+    if (config.borrowFromSize() && sizeHint >= 0) {
+      learn(Keys.sizeAggregate(sizeHint), durationNanos, now, false, false);
+    }
     pooled.add(durationNanos);
     accepted.increment();
     if (durationNanos > HistogramLayout.MAX_NANOS) {
@@ -326,6 +338,9 @@ public final class HistogramPredictor implements Predictor {
     String aggregate = config.borrowFromProducer() ? Keys.producerAggregate(key) : null;
     if (aggregate != null) {
       learn(aggregate, 0, now, true, false);
+    }
+    if (config.borrowFromSize() && sizeHint >= 0) {
+      learn(Keys.sizeAggregate(sizeHint), 0, now, true, false);
     }
     censored.increment();
     return tracked ? ObserveResult.ACCEPTED : ObserveResult.UNTRACKED;
@@ -579,10 +594,11 @@ public final class HistogramPredictor implements Predictor {
     }
     long now = ticker.nanos();
     String binned = binnedKey(key, sizeHint);
+    Prediction own;
     if (binned != null) {
-      Prediction p = judge(binned, b, m, now, touch);
-      if (p.outcome() != Outcome.COLD) {
-        return p;
+      own = judge(binned, b, m, now, touch);
+      if (own.outcome() != Outcome.COLD) {
+        return own;
       }
       Prediction parent = judge(key, b, m, now, touch);
       if (parent.isPredicted()) {
@@ -591,20 +607,27 @@ public final class HistogramPredictor implements Predictor {
         }
         return parent;
       }
-      return p;
+    } else {
+      own = judge(key, b, m, now, touch);
     }
-    Prediction own = judge(key, b, m, now, touch);
-    if (own.outcome() == Outcome.COLD && config.borrowFromProducer()) {
-      String aggregate = Keys.producerAggregate(key);
-      if (aggregate != null) {
-        Prediction parent = judge(aggregate, b, m, now, false);
-        if (parent.isPredicted()) {
-          return new Prediction(
-              parent.level(), parent.predictedLevel(), Outcome.BORROWED, parent.estimateNanos(), m);
-        }
-      }
+    if (own.outcome() != Outcome.COLD) {
+      return own;
     }
-    return own;
+    String producer = config.borrowFromProducer() ? Keys.producerAggregate(key) : null;
+    Prediction borrowed = producer == null ? null : borrowed(producer, b, m, now);
+    if (borrowed == null && config.borrowFromSize() && sizeHint >= 0) {
+      borrowed = borrowed(Keys.sizeAggregate(sizeHint), b, m, now);
+    }
+    return borrowed == null ? own : borrowed;
+  }
+
+  /** Returns an aggregate's estimate as a borrowed prediction, or null when it is not trusted. */
+  private Prediction borrowed(String aggregate, Boundaries b, Mode m, long now) {
+    Prediction parent = judge(aggregate, b, m, now, false);
+    return parent.isPredicted()
+        ? new Prediction(
+            parent.level(), parent.predictedLevel(), Outcome.BORROWED, parent.estimateNanos(), m)
+        : null;
   }
 
   private Prediction judge(String key, Boundaries b, Mode m, long now, boolean touch) {
@@ -857,7 +880,7 @@ public final class HistogramPredictor implements Predictor {
 
   KeyShard shardOf(String key) {
     // The shard takes the high bits of the hash; the shard's own table takes the low bits.
-    KeyShard[] in = aggregates.length > 0 && Keys.isProducerAggregate(key) ? aggregates : shards;
+    KeyShard[] in = aggregates.length > 0 && Keys.isAggregate(key) ? aggregates : shards;
     return in[(int) (((KeyShard.hash(key) >>> 8) & 0xffffffL) % in.length)];
   }
 

@@ -33,9 +33,12 @@ public final class Keys {
 
   private static final String[] SIZE_LABELS = new String[64];
 
+  private static final String[] SIZE_AGGREGATES = new String[64];
+
   static {
     for (int i = 0; i < SIZE_LABELS.length; i++) {
       SIZE_LABELS[i] = SEPARATOR + "s" + i;
+      SIZE_AGGREGATES[i] = SIZE_LABELS[i] + SEPARATOR + SEPARATOR;
     }
   }
 
@@ -91,8 +94,21 @@ public final class Keys {
     return key.substring(0, cut) + SEPARATOR + SEPARATOR;
   }
 
-  /** Returns whether a key is a {@link #producerAggregate}. */
-  static boolean isProducerAggregate(String key) {
+  /**
+   * Returns the key under which a predictor aggregates every job whose size hint falls in one size
+   * bin, whatever its key: a separator, the bin's label, then two separators. It starts with a
+   * separator, so no key built by {@link #of} and no {@link #producerAggregate} can equal it.
+   *
+   * @param size a non-negative size hint
+   * @return the aggregate key of the hint's {@link #sizeBin}
+   * @throws IllegalArgumentException if size is negative
+   */
+  static String sizeAggregate(long size) {
+    return SIZE_AGGREGATES[sizeBin(size)];
+  }
+
+  /** Returns whether a key is a {@link #producerAggregate} or a {@link #sizeAggregate}. */
+  static boolean isAggregate(String key) {
     int n = key.length();
     return n >= 3 && key.charAt(n - 1) == SEPARATOR && key.charAt(n - 2) == SEPARATOR;
   }

@@ -31,8 +31,9 @@ public enum Outcome {
    */
   MISPREDICTED,
   /**
-   * The key was cold and took its producer's aggregate estimate: routed by a borrowed estimate,
-   * never counted as the key's own prediction.
+   * The key was cold and took its producer's aggregate estimate, or else its size bin's (see {@link
+   * PredictorConfig#borrowFromSize()}): routed by a borrowed estimate, never counted as the key's
+   * own prediction.
    */
   BORROWED,
   /**

@@ -70,6 +70,10 @@ import java.util.Objects;
  * @param safeguardDecay per-report retention of the safeguard's counts, in (0, 1)
  * @param borrowFromProducer whether a cold key borrows its producer's aggregate estimate, counted
  *     as {@link Outcome#BORROWED}
+ * @param borrowFromSize whether a key still cold after that borrows the aggregate of every job in
+ *     its size hint's bin (seed paper section 3.8's size bins, pooled over keys), counted as {@link
+ *     Outcome#BORROWED}; it acts only on size hints (a predictor given none learns and lends
+ *     nothing by size), and learns one aggregate per bin that holds any; on by default
  * @param relativeIdle when positive, idle decay and staleness stretch to this many of the key's own
  *     typical gaps between observations (the larger of its mean gap and its estimate), whenever
  *     that is longer than {@code idleHalfLife} and {@code staleAfter}; zero keeps the fixed limits;
@@ -140,6 +144,7 @@ public record PredictorConfig(
     int safeguardMinReports,
     double safeguardDecay,
     boolean borrowFromProducer,
+    boolean borrowFromSize,
     double relativeIdle,
     int shiftRun,
     int promoteColdAfter,
@@ -399,6 +404,7 @@ public record PredictorConfig(
     private int safeguardMinReports = 200;
     private double safeguardDecay = 0.998;
     private boolean borrowFromProducer = true;
+    private boolean borrowFromSize = true;
     private double relativeIdle;
     private int shiftRun = DEFAULT_SHIFT_RUN;
     private int promoteColdAfter;
@@ -442,6 +448,7 @@ public record PredictorConfig(
       safeguardMinReports = c.safeguardMinReports;
       safeguardDecay = c.safeguardDecay;
       borrowFromProducer = c.borrowFromProducer;
+      borrowFromSize = c.borrowFromSize;
       relativeIdle = c.relativeIdle;
       shiftRun = c.shiftRun;
       promoteColdAfter = c.promoteColdAfter;
@@ -834,6 +841,17 @@ public record PredictorConfig(
     }
 
     /**
+     * Sets whether keys still cold after their producer's aggregate borrow their size bin's.
+     *
+     * @param value true (the default) to borrow; false leaves them cold
+     * @return this builder
+     */
+    public Builder borrowFromSize(boolean value) {
+      borrowFromSize = value;
+      return this;
+    }
+
+    /**
      * Sets idle decay and staleness relative to each key's own gaps.
      *
      * @param value in [0, 1000]; zero keeps the fixed limits
@@ -954,6 +972,7 @@ public record PredictorConfig(
           safeguardMinReports,
           safeguardDecay,
           borrowFromProducer,
+          borrowFromSize,
           relativeIdle,
           shiftRun,
           promoteColdAfter,

@@ -8,6 +8,20 @@ import org.junit.jupiter.api.Test;
 class KeysTest {
 
   @Test
+  void sizeAggregate_isOnePerBinAndEqualsNoKeyOrProducerAggregate() {
+    assertThat(Keys.sizeAggregate(3000)).isEqualTo(Keys.sizeAggregate(2048));
+    assertThat(Keys.sizeAggregate(3000)).isNotEqualTo(Keys.sizeAggregate(4096));
+    assertThat(Keys.sizeAggregate(0)).isEqualTo(Keys.sizeAggregate(1));
+    assertThat(Keys.isAggregate(Keys.sizeAggregate(3000))).isTrue();
+    assertThat(Keys.producerAggregate(Keys.sizeAggregate(3000))).isNull();
+    assertThat(Keys.sizeAggregate(3000)).doesNotStartWith(Keys.of("s11", null));
+    assertThat(Keys.isAggregate(Keys.of("shop", "s11"))).isFalse();
+    assertThatThrownBy(() -> Keys.sizeAggregate(-1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("-1");
+  }
+
+  @Test
   void of_producerAndLabel_joinsWithUnitSeparator() {
     assertThat(Keys.of("shop", "send_email")).isEqualTo("shop\u001Fsend_email");
   }

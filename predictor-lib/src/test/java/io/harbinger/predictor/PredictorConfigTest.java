@@ -109,6 +109,7 @@ class PredictorConfigTest {
     assertThat(c.keyGuard()).isTrue();
     assertThat(c.safeguard()).isTrue();
     assertThat(c.borrowFromProducer()).isTrue();
+    assertThat(c.borrowFromSize()).isTrue();
     assertThat(c.relativeIdle()).isZero();
     assertThat(c.toBuilder().build()).isEqualTo(c);
   }

@@ -234,6 +234,64 @@ class SafeguardTest {
     assertThat(off.predict(digest).outcome()).isEqualTo(Outcome.COLD);
   }
 
+  @Test
+  void predict_coldKeyWithASizeHint_borrowsTheAggregateOfItsSizeBin() {
+    HistogramPredictor p = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    warm(p, 60);
+    // Many kinds of job, none seen often enough to be predicted: small requests finish in about 3
+    // ms, large ones in about 2 s.
+    for (int kind = 0; kind < 10; kind++) {
+      for (int i = 0; i < 5; i++) {
+        p.observe("exe=" + kind, 100 + i, (3 + 0.1 * i) * MS);
+        p.observe("exe=" + (100 + kind), 100_000 + i, (2000 + 10 * i) * MS);
+      }
+    }
+    String fresh = "exe=never-seen";
+
+    Prediction small = p.predict(fresh, 120);
+    Prediction large = p.predict(fresh, 120_000);
+    assertThat(small.outcome()).isEqualTo(Outcome.BORROWED);
+    assertThat(small.estimateNanos()).isBetween(2.9 * MS, 3.5 * MS);
+    assertThat(small.level())
+        .isEqualTo(p.boundaries().orElseThrow().levelOf(small.estimateNanos()));
+    assertThat(large.outcome()).isEqualTo(Outcome.BORROWED);
+    assertThat(large.estimateNanos()).isBetween(1700 * MS, 2200 * MS);
+    assertThat(large.level()).isGreaterThan(small.level());
+    // Without a hint, or in a bin nobody has filled, the key stays cold.
+    assertThat(p.predict(fresh).outcome()).isEqualTo(Outcome.COLD);
+    assertThat(p.predict(fresh, 5_000_000).outcome()).isEqualTo(Outcome.COLD);
+    // The aggregates are not keys of their own: neither listed nor counted.
+    assertThat(p.keyStats()).noneMatch(k -> k.key().startsWith("\u001F"));
+    assertThat(p.stats().keys()).isEqualTo(23);
+    // A producer's trusted aggregate comes first.
+    for (int i = 0; i < 40; i++) {
+      p.observe(Keys.of("mailer", "welcome"), 40 * MS);
+    }
+    Prediction typed = p.predict(Keys.of("mailer", "digest"), 120_000);
+    assertThat(typed.outcome()).isEqualTo(Outcome.BORROWED);
+    assertThat(typed.estimateNanos()).isBetween(35 * MS, 45 * MS);
+
+    HistogramPredictor off =
+        predictor(PredictorConfig.builder().borrowFromSize(false).build(), Mode.PREDICTIVE);
+    warm(off, 60);
+    for (int i = 0; i < 50; i++) {
+      off.observe("exe=" + i, 100, 3 * MS);
+    }
+    assertThat(off.predict(fresh, 120).outcome()).isEqualTo(Outcome.COLD);
+  }
+
+  @Test
+  void predict_sizeBinWhoseJobsDifferWidely_lendsNothing() {
+    HistogramPredictor p = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
+    warm(p, 60);
+    for (int kind = 0; kind < 20; kind++) {
+      p.observe("exe=" + kind, 100, (kind % 2 == 0 ? 2 : 2000) * MS);
+      p.observe("exe=" + kind, 100, (kind % 2 == 0 ? 2 : 2000) * MS);
+    }
+
+    assertThat(p.predict("exe=never-seen", 100).outcome()).isEqualTo(Outcome.COLD);
+  }
+
   /** Warms the predictor, then observes a 40 ms key 30 times, two hours apart. */
   private void recurEveryTwoHours(HistogramPredictor p, String key) {
     warm(p, 60);

@@ -16,7 +16,7 @@ public final class PredictorOverrides {
       "levels, maxSpreadRatio, minObservations, tierHysteresis, boundaryHysteresis, pooledDecay,"
           + " keyDecay, idleHalfLife and staleAfter in seconds, relativeIdle,"
           + " boundaryMinObservations, boundaryRefreshEvery, estimateQuantile, demoteUntrusted,"
-          + " keyGuard, safeguard, borrowFromProducer, shiftRun, promoteColdAfter, tailLimit,"
+          + " keyGuard, safeguard, borrowFromProducer, borrowFromSize, shiftRun, promoteColdAfter, tailLimit,"
           + " tailBudget, tailSink, untrustedLast, sizeBins, safeguardLoad, safeguardMargin,"
           + " mispredictionEnter, mispredictionExit";
 
@@ -56,6 +56,7 @@ public final class PredictorOverrides {
         case "keyGuard" -> b.keyGuard(bool(name, value));
         case "safeguard" -> b.safeguard(bool(name, value));
         case "borrowFromProducer" -> b.borrowFromProducer(bool(name, value));
+        case "borrowFromSize" -> b.borrowFromSize(bool(name, value));
         case "shiftRun" -> b.shiftRun(Integer.parseInt(value));
         case "promoteColdAfter" -> b.promoteColdAfter(Integer.parseInt(value));
         case "tailLimit" -> b.tailLimit(Double.parseDouble(value));

@@ -32,10 +32,13 @@ import java.util.stream.Collectors;
  * {@link #LAST} the defaults since, and {@link #REACH_LAST} and {@link #REACH_FEW_LAST} add the
  * opt-in reach options to it. Every profile but {@link #DEFAULT} and the steady ones keeps Table
  * 1's idle half-life and staleness (10 and 30 minutes). {@link #STEADY} is {@link #LAST} with idle
- * decay and staleness off: the defaults now. {@link #STEADY_N5} also predicts a key from 5
- * observations, and {@link #STEADY_N5_NOSPREAD} also drops the spread gate (Table 1 has 20 and 16).
- * {@link #STEADY_REACH} predicts a key from one observation without the spread gate, under a tail
- * budget of 1.1. Any profile can be varied further with {@link PredictorChoice}'s overrides.
+ * decay and staleness off. {@link #STEADY_N5} also predicts a key from 5 observations, and {@link
+ * #STEADY_N5_NOSPREAD} also drops the spread gate (Table 1 has 20 and 16). {@link #STEADY_REACH}
+ * predicts a key from one observation without the spread gate, under a tail budget of 1.1. Every
+ * profile but {@link #DEFAULT} and the two size profiles keeps {@code borrowFromSize} off: {@link
+ * #STEADY} is the defaults before it, {@link #STEADY_SIZE} the defaults now, and {@link
+ * #STEADY_REACH_SIZE} adds it to {@link #STEADY_REACH}. Any profile can be varied further with
+ * {@link PredictorChoice}'s overrides.
  */
 public enum PredictorProfile {
   /** The product's defaults as they are. */
@@ -180,10 +183,11 @@ public enum PredictorProfile {
           .build()),
   /**
    * {@link #LAST} without idle decay or staleness ({@code idleHalfLife} and {@code staleAfter}
-   * zero): a key's history fades only as it is observed again. The defaults now, pinned.
+   * zero): a key's history fades only as it is observed again. The defaults before {@code
+   * borrowFromSize}, pinned.
    */
   STEADY(
-      PredictorConfig.builder()
+      measured()
           .idleHalfLife(Duration.ZERO)
           .staleAfter(Duration.ZERO)
           .relativeIdle(0)
@@ -193,7 +197,7 @@ public enum PredictorProfile {
           .build()),
   /** {@link #STEADY} with 5 observations enough to predict a key ({@code minObservations} 5). */
   STEADY_N5(
-      PredictorConfig.builder()
+      measured()
           .idleHalfLife(Duration.ZERO)
           .staleAfter(Duration.ZERO)
           .minObservations(5)
@@ -204,7 +208,7 @@ public enum PredictorProfile {
           .build()),
   /** {@link #STEADY_N5} without the spread gate ({@code maxSpreadRatio} 1e9). */
   STEADY_N5_NOSPREAD(
-      PredictorConfig.builder()
+      measured()
           .idleHalfLife(Duration.ZERO)
           .staleAfter(Duration.ZERO)
           .minObservations(5)
@@ -222,13 +226,38 @@ public enum PredictorProfile {
    * predicted from few observations within 1.25x FIFO's. Opt-in.
    */
   STEADY_REACH(
-      PredictorConfig.builder()
+      measured()
           .idleHalfLife(Duration.ZERO)
           .staleAfter(Duration.ZERO)
           .relativeIdle(0)
           .shiftRun(8)
           .untrustedLast(true)
           .fewObservations()
+          .build()),
+  /**
+   * {@link #STEADY} with {@code borrowFromSize}: a key still cold borrows the aggregate of every
+   * job in its size hint's bin. With a log's requested run times as size hints ({@code swf:...?
+   * size=requested}) the jobs of never-seen kinds go by their users' own estimate of their size.
+   */
+  STEADY_SIZE(
+      measured()
+          .idleHalfLife(Duration.ZERO)
+          .staleAfter(Duration.ZERO)
+          .relativeIdle(0)
+          .shiftRun(8)
+          .untrustedLast(true)
+          .borrowFromSize(true)
+          .build()),
+  /** {@link #STEADY_REACH} with {@code borrowFromSize}, as {@link #STEADY_SIZE}. */
+  STEADY_REACH_SIZE(
+      measured()
+          .idleHalfLife(Duration.ZERO)
+          .staleAfter(Duration.ZERO)
+          .relativeIdle(0)
+          .shiftRun(8)
+          .untrustedLast(true)
+          .fewObservations()
+          .borrowFromSize(true)
           .build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(
@@ -244,11 +273,19 @@ public enum PredictorProfile {
   private final PredictorConfig config;
 
   /**
+   * Returns a builder of the defaults without {@code borrowFromSize}, which every profile measured
+   * before it became a default keeps off, so that their replays stay reproducible.
+   */
+  private static PredictorConfig.Builder measured() {
+    return PredictorConfig.builder().borrowFromSize(false);
+  }
+
+  /**
    * Returns a builder with seed paper Table 1's idle half-life (10 min) and staleness (30 min), the
    * defaults until they were turned off, so that the profiles measured with them keep them.
    */
   private static PredictorConfig.Builder tableOneIdle() {
-    return PredictorConfig.builder().paperIdleLimits();
+    return measured().paperIdleLimits();
   }
 
   PredictorProfile(PredictorConfig config) {
@@ -271,7 +308,8 @@ public enum PredictorProfile {
    * @param name a profile's label (default, today, global, new, reach, shift, few, reach_few, tail,
    *     tail15, budget, sink, sink15, reach_budget, reach_few_budget, reach_budget_tail17,
    *     reach_budget_tail17_slow, last, reach_last, reach_few_last, steady, steady_n5,
-   *     steady_n5_nospread, steady_reach, reach_few_tail), in any case
+   *     steady_n5_nospread, steady_reach, steady_size, steady_reach_size, reach_few_tail), in any
+   *     case
    * @return the profile
    * @throws IllegalArgumentException for any other name, listing the names
    */

@@ -91,7 +91,8 @@ public final class SimulateCommand implements Callable<Integer> {
           "predictor profiles (default: the product's defaults; today, global, new, reach, shift, few,"
               + " reach_few, tail, tail15, budget, sink, sink15, reach_budget, reach_few_budget,"
               + " reach_budget_tail17, reach_budget_tail17_slow, last, reach_last, reach_few_last,"
-              + " steady, steady_n5, steady_n5_nospread, steady_reach, reach_few_tail), each"
+              + " steady, steady_n5, steady_n5_nospread, steady_reach, steady_size, steady_reach_size,"
+              + " reach_few_tail), each"
               + " optionally followed by"
               + " :NAME=VALUE overrides ("
               + PredictorOverrides.NAMES

@@ -10,8 +10,11 @@ import java.util.Set;
  *
  * <p>Each job is a line of 18 whitespace-separated fields; header lines start with {@code ;}. A
  * job's arrival is its submit time (field 2, seconds after the header's UnixStartTime), its
- * duration its run time (field 4, seconds) and its size its allocated processors (field 5); -1
- * means unknown. The key is chosen by the {@code key} option: {@code executable} (field 14, the
+ * duration its run time (field 4, seconds) and its size hint, chosen by the {@code size} option,
+ * its allocated processors (field 5, {@code processors}, the default) or its requested run time
+ * (field 9, seconds, {@code requested}: the user's own estimate of the job's size, as a producer
+ * would put it in a message's size-hint header); -1 means unknown, and a job with an unknown size
+ * has no hint. The key is chosen by the {@code key} option: {@code executable} (field 14, the
  * default), {@code user-queue} (fields 12 and 15), {@code user-executable} (fields 12 and 14) or
  * {@code user} (field 12).
  *
@@ -43,7 +46,7 @@ final class SwfReader implements TraceReader {
 
   @Override
   public Trace read() throws TraceException {
-    spec.requireOnly(Set.of("key", "status", "maxprocs", "zero"));
+    spec.requireOnly(Set.of("key", "status", "maxprocs", "zero", "size"));
     String keyBy =
         spec.choiceOption(
             "key", "executable", Set.of("executable", "user-queue", "user-executable", "user"));
@@ -51,6 +54,9 @@ final class SwfReader implements TraceReader {
         spec.choiceOption("status", "all", Set.of("all", "completed")).equals("completed");
     boolean skipZero = spec.choiceOption("zero", "keep", Set.of("keep", "skip")).equals("skip");
     long maxProcs = spec.longOption("maxprocs", Long.MAX_VALUE, 1, Long.MAX_VALUE);
+    boolean sizeRequested =
+        spec.choiceOption("size", "processors", Set.of("processors", "requested"))
+            .equals("requested");
     ReadTally tally = new ReadTally(spec.path().toString());
     TraceBuilder builder = new TraceBuilder(spec.text(), NANOS_PER_SECOND);
     LineFields f = new LineFields(FIELDS);
@@ -87,6 +93,7 @@ final class SwfReader implements TraceReader {
           long user = f.parseLong(11);
           long exe = f.parseLong(13);
           long queue = f.parseLong(14);
+          double requested = sizeRequested ? f.parseDouble(8) : 0;
           if (submit == LineFields.NOT_A_NUMBER
               || Double.isNaN(run)
               || procs == LineFields.NOT_A_NUMBER
@@ -95,6 +102,10 @@ final class SwfReader implements TraceReader {
               || exe == LineFields.NOT_A_NUMBER
               || queue == LineFields.NOT_A_NUMBER) {
             tally.skip("a field used (2, 4, 5, 11, 12, 14 or 15) is not an integer", number);
+            return;
+          }
+          if (Double.isNaN(requested)) {
+            tally.skip("requested time (field 9, size=requested) is not a number", number);
             return;
           }
           if (submit < 0) {
@@ -164,7 +175,9 @@ final class SwfReader implements TraceReader {
               submit * NANOS_PER_SECOND,
               Math.round(run * NANOS_PER_SECOND),
               keyId,
-              procs < 0 ? -1 : procs);
+              sizeRequested
+                  ? (requested < 0 ? -1 : (long) Math.min(requested, MAX_SECONDS))
+                  : procs < 0 ? -1 : procs);
           tally.used();
         });
     tally.note(
@@ -182,6 +195,10 @@ final class SwfReader implements TraceReader {
     if (skipZero) {
       tally.note("jobs with run time 0 are skipped (zero=skip)");
     }
+    tally.note(
+        sizeRequested
+            ? "size hint = requested run time (field 9, seconds; size=requested)"
+            : "size hint = allocated processors (field 5)");
     tally.note(
         completedOnly
             ? "only completed jobs (status 1) are used"

@@ -3,6 +3,7 @@ package io.harbinger.experiments.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.harbinger.predictor.PredictorConfig;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +52,20 @@ class PredictorChoiceTest {
             PredictorChoice.parse("steady:minObservations=1:maxSpreadRatio=1000:tailBudget=1.1")
                 .config())
         .isEqualTo(PredictorProfile.STEADY_REACH.config());
+  }
+
+  @Test
+  void sizeProfiles_areTheDefaultsNowAndSteadyReachWithTheSizeParent() {
+    assertThat(PredictorChoice.parse("steady:borrowFromSize=true").config())
+        .isEqualTo(PredictorProfile.STEADY_SIZE.config())
+        .isEqualTo(PredictorConfig.defaults());
+    assertThat(PredictorChoice.parse("steady_reach:borrowFromSize=true").config())
+        .isEqualTo(PredictorProfile.STEADY_REACH_SIZE.config());
+    // Profiles measured before the size parent became a default keep it off.
+    assertThat(PredictorProfile.STEADY.config().borrowFromSize()).isFalse();
+    assertThat(PredictorProfile.TODAY.config().borrowFromSize()).isFalse();
+    assertThatThrownBy(() -> PredictorChoice.parse("steady:borrowFromSize=maybe"))
+        .hasMessage("borrowFromSize must be true or false: maybe");
   }
 
   @Test

@@ -208,6 +208,46 @@ class SwfReaderTest {
   }
 
   @Test
+  void read_sizeRequested_givesTheRequestedRunTimeAsSizeHint() throws IOException {
+    Path log =
+        Files.writeString(
+            dir.resolve("requested.swf"),
+            Files.readString(Fixtures.resource("small.swf"))
+                + "    6       40    0     12    4  -1 -1  4   -1 -1 1  7 -1  3  2 -1 -1 -1\n");
+
+    Trace t = Fixtures.read("swf", log, "size=requested");
+
+    assertThat(t.sizeHint(0)).isEqualTo(60);
+    assertThat(t.sizeHint(2)).isEqualTo(600);
+    assertThat(t.sizeHint(5)).isEqualTo(-1);
+    assertThat(t.report().notes()).anyMatch(n -> n.contains("requested run time (field 9"));
+    assertThat(Fixtures.read("swf", log).sizeHint(2)).isEqualTo(1);
+  }
+
+  @Test
+  void read_sizeRequestedNotANumber_skipsTheRowNamingTheField() throws IOException {
+    Path log =
+        Files.writeString(
+            dir.resolve("bad.swf"),
+            Files.readString(Fixtures.resource("small.swf"))
+                + "    6       40    0     12    4  -1 -1  4  abc -1 1  7 -1  3  2 -1 -1 -1\n");
+
+    Trace t = Fixtures.read("swf", log, "size=requested");
+
+    assertThat(t.size()).isEqualTo(5);
+    assertThat(t.report().skipped().get(0).reason())
+        .isEqualTo("requested time (field 9, size=requested) is not a number");
+    assertThat(Fixtures.read("swf", log).size()).isEqualTo(6);
+  }
+
+  @Test
+  void read_unknownSizeChoice_failsListingTheChoices() {
+    assertThatThrownBy(() -> Fixtures.read("swf", Fixtures.resource("small.swf"), "size=nodes"))
+        .isInstanceOf(TraceException.class)
+        .hasMessageContaining("option size must be one of processors, requested: nodes");
+  }
+
+  @Test
   void read_unknownKeyChoice_failsListingTheChoices() {
     assertThatThrownBy(() -> Fixtures.read("swf", Fixtures.resource("small.swf"), "key=group"))
         .isInstanceOf(TraceException.class)
