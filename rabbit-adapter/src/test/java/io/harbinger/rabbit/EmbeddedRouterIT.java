@@ -7,6 +7,7 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.GetResponse;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.PredictorConfig;
@@ -20,7 +21,10 @@ import io.harbinger.testing.TemporaryUser;
 import io.harbinger.testing.TestBroker;
 import io.harbinger.testing.WithBroker;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The embedded router on the real brokers: what reaches its queue, and whom it believes. */
@@ -128,6 +132,93 @@ class EmbeddedRouterIT {
       Quietly.deleteExchange(admin, exchange);
       Quietly.close(admin);
     }
+  }
+
+  /**
+   * A job type never seen finishing, whose producer's other types differ too widely to lend an
+   * estimate, is stamped by the jobs of its size: with its small hint it goes ahead of the same
+   * type with a large hint, in the order RabbitMQ delivers.
+   */
+  @EachBroker
+  void coldJobTypeWithASizeHint_isStampedByTheJobsOfItsSize(TestBroker broker) throws Exception {
+    ConnectionFactory factory = broker.factory();
+    String user = factory.getUsername();
+    String exchange = TestBroker.unique("reports");
+    String queue = TestBroker.unique("sized");
+    HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+    EmbeddedRouter router = EmbeddedRouter.builder(factory, predictor).exchange(exchange).start();
+    Connection admin = factory.newConnection("harbinger-it-admin");
+    try (Channel ch = admin.createChannel()) {
+      // 30 small kinds of about 2 ms and 30 large ones of about 2 s, 10 reports each: every kind
+      // stays cold (fewer than 20 observations) and the producer's aggregate is spread.
+      ReportBatch.Builder reports = ReportBatch.newBuilder().setReporterId("it");
+      for (int kind = 0; kind < 30; kind++) {
+        for (int i = 0; i < 10; i++) {
+          reports.addReports(
+              DurationReport.newBuilder()
+                  .setProducer(user)
+                  .setJobType("small_" + kind)
+                  .setSize(100 + i)
+                  .setOutcome(Outcome.OUTCOME_ACK)
+                  .setHandlerNanos(2_000_000 + 10_000 * i));
+          reports.addReports(
+              DurationReport.newBuilder()
+                  .setProducer(user)
+                  .setJobType("large_" + kind)
+                  .setSize(1_000_000 + i)
+                  .setOutcome(Outcome.OUTCOME_ACK)
+                  .setHandlerNanos(2_000_000_000L + 10_000_000L * i));
+        }
+      }
+      ch.basicPublish(exchange, "", as(user), reports.build().toByteArray());
+      await().atMost(Duration.ofSeconds(20)).until(() -> router.ingestStats().learned() == 600);
+      PriorityQueues.declare(ch, queue, router.levels());
+
+      Channel producer =
+          PredictiveChannels.wrap(
+              admin.createChannel(),
+              ChannelOptions.builder(user).router(router).sizeHints(true).build());
+      producer.basicPublish("", queue, sized("thumbnail", 1_000_050), new byte[0]);
+      producer.basicPublish("", queue, sized("thumbnail", 120), new byte[0]);
+      producer.basicPublish("", queue, sized("thumbnail", null), new byte[0]);
+      producer.close();
+
+      List<String> hints = new ArrayList<>();
+      List<Integer> priorities = new ArrayList<>();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () -> {
+                GetResponse r;
+                while ((r = ch.basicGet(queue, true)) != null) {
+                  Object hint = r.getProps().getHeaders().get(ChannelOptions.SIZE_HINT_HEADER);
+                  hints.add(String.valueOf(hint));
+                  priorities.add(r.getProps().getPriority());
+                }
+                return hints.size() == 3;
+              });
+      // Published large first, delivered small first.
+      assertThat(hints.get(0)).isEqualTo("120");
+      assertThat(priorities.get(0)).isGreaterThan(priorities.get(hints.indexOf("1000050")));
+      assertThat(predictor.stats().predictions())
+          .containsEntry(io.harbinger.predictor.Outcome.BORROWED, 2L);
+      // Without a hint the body length (0 bytes) is the hint, and nobody's jobs were that size.
+      assertThat(predictor.stats().predictions()).containsKey(io.harbinger.predictor.Outcome.COLD);
+    } finally {
+      Quietly.close(router);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+      Quietly.delete(broker, List.of(queue), List.of(exchange));
+    }
+  }
+
+  private static AMQP.BasicProperties sized(String jobType, Object sizeHint) {
+    Map<String, Object> headers = new HashMap<>();
+    headers.put("x-job-type", jobType);
+    if (sizeHint != null) {
+      headers.put(ChannelOptions.SIZE_HINT_HEADER, sizeHint);
+    }
+    return new AMQP.BasicProperties.Builder().headers(headers).build();
   }
 
   @EachBroker
