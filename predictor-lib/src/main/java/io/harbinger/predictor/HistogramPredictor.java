@@ -120,10 +120,11 @@ import java.util.concurrent.atomic.LongAdder;
  * jobs belong to kinds never seen finishing but carry a hint of their size, as a batch system's
  * requested run time. Like any key, the aggregate is trusted only through the gates (its spread
  * above all), and the global safeguard counts the borrowed jobs' actual durations at the level they
- * were given. {@link #peek}, and so a route table, has no size hint and never borrows by size. With
- * {@code relativeIdle}, a key's idle half-life and staleness limit stretch by max(1, relativeIdle x
- * the larger of its mean gap between observations (EWMA, weight 0.1) and its estimate /
- * staleAfter), departing from the fixed serverless time scales of seed paper Table 1.
+ * were given. {@link #peek} has no size hint and never borrows by size; {@link #peekSize} gives a
+ * route table each size bin's loan. With {@code relativeIdle}, a key's idle half-life and staleness
+ * limit stretch by max(1, relativeIdle x the larger of its mean gap between observations (EWMA,
+ * weight 0.1) and its estimate / staleAfter), departing from the fixed serverless time scales of
+ * seed paper Table 1.
  *
  * <p>Change of regime (a departure from seed paper section 3.4, where decay alone follows a change;
  * on by default, n = 8). With {@code shiftRun} n, a proven key whose last n successful observations
@@ -280,6 +281,20 @@ public final class HistogramPredictor implements Predictor {
   @Override
   public Prediction peek(String key) {
     return evaluate(key, -1, mode == Mode.OFF ? Mode.PREDICTIVE : mode, false);
+  }
+
+  @Override
+  public Prediction peekSize(long sizeHint) {
+    Mode m = mode == Mode.OFF ? Mode.PREDICTIVE : mode;
+    Boundaries b = pooled.boundaries();
+    if (b == null) {
+      return Prediction.fallback(defaultLevel, Outcome.UNREADY, m);
+    }
+    Prediction p =
+        config.borrowFromSize() && sizeHint >= 0
+            ? borrowed(Keys.sizeAggregate(sizeHint), b, m, ticker.nanos())
+            : null;
+    return p == null ? Prediction.fallback(defaultLevel, Outcome.COLD, m) : p;
   }
 
   @Override

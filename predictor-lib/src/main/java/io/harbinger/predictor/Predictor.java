@@ -41,6 +41,19 @@ public interface Predictor extends Router {
   Prediction peek(String key);
 
   /**
+   * Returns what a cold key with no producer's estimate to borrow would borrow for a size hint
+   * ({@link PredictorConfig#borrowFromSize()}), without counting it or touching any state: what a
+   * route table gives keys it holds no estimate for.
+   *
+   * @param sizeHint a non-negative size
+   * @return {@link Outcome#BORROWED} with the size bin's level and estimate, or a fallback at the
+   *     default level when the bin lends nothing; this default implementation always falls back
+   */
+  default Prediction peekSize(long sizeHint) {
+    return Prediction.fallback(defaultLevel(), Outcome.COLD, mode());
+  }
+
+  /**
    * Learns one successful handler duration.
    *
    * @param key the key of the settled message

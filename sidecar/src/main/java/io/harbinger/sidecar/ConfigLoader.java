@@ -407,6 +407,10 @@ public final class ConfigLoader {
         "predictor.borrow-from-producer",
         () -> r.bool("predictor.borrow-from-producer"),
         b::borrowFromProducer);
+    r.with(
+        "predictor.borrow-from-size",
+        () -> r.bool("predictor.borrow-from-size"),
+        b::borrowFromSize);
     r.with("predictor.relative-idle", () -> r.number("predictor.relative-idle"), b::relativeIdle);
     r.with("predictor.shift-run", () -> r.integer("predictor.shift-run", 0, 1000), b::shiftRun);
     r.with(

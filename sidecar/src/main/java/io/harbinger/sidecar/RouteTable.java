@@ -6,10 +6,12 @@ import io.grpc.stub.StreamObserver;
 import io.harbinger.predictor.Boundaries;
 import io.harbinger.predictor.KeyStats;
 import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.proto.v1.RouteEntry;
 import io.harbinger.proto.v1.RouteUpdate;
+import io.harbinger.proto.v1.SizeRoute;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,7 +36,9 @@ import java.util.function.Consumer;
  * and drops evicted ones. A change of mode, of the level boundaries or of the tail guard's lifting
  * recomputes every key; while the guard lifts, an entry below the default level carries it. Keys
  * are compared on level and verdict only, so a key whose estimate drifts inside its level costs no
- * traffic.
+ * traffic. The size routes (the level each size bin lends a cold key, {@link Predictor#peekSize})
+ * are recomputed at every publication, placed as an entry would be, and sent whole with every
+ * update; a change of a bin's level alone sends an update.
  *
  * <p>Assumptions and guarantees: {@link #touched} and {@link #entry} may be called from any thread;
  * {@link #publishChanges}, {@link #sweep}, {@link #addWatcher} and {@link #removeWatcher} must be
@@ -57,6 +61,7 @@ final class RouteTable {
   private boolean publishedSinking;
   private boolean publishedHolding;
   private long publishedBoundaries = -1;
+  private List<SizeRoute> publishedSizes = List.of();
 
   RouteTable(Predictor predictor, Clock clock) {
     this.predictor = predictor;
@@ -165,7 +170,11 @@ final class RouteTable {
       sweep();
       return;
     }
+    boolean sizesChanged = refreshSizes();
     if (touched.isEmpty()) {
+      if (sizesChanged) {
+        send(List.of(), List.of(), true);
+      }
       return;
     }
     List<String> keys = new ArrayList<>(touched);
@@ -178,7 +187,7 @@ final class RouteTable {
         changed.add(next);
       }
     }
-    send(changed, List.of());
+    send(changed, List.of(), sizesChanged);
   }
 
   /** Recomputes every key, drops keys the predictor no longer tracks, and sends what changed. */
@@ -189,6 +198,7 @@ final class RouteTable {
     publishedSinking = sinking();
     publishedHolding = holding();
     publishedBoundaries = predictor.boundaries().map(Boundaries::sequence).orElse(-1L);
+    boolean sizesChanged = refreshSizes();
     touched.clear();
     Set<String> live = new HashSet<>();
     List<RouteEntry> changed = new ArrayList<>();
@@ -216,7 +226,32 @@ final class RouteTable {
       changesPublished.incrementAndGet();
       return;
     }
-    send(changed, removed);
+    send(changed, removed, sizesChanged);
+  }
+
+  /** Recomputes the size routes; returns whether any bin's level changed. */
+  private boolean refreshSizes() {
+    List<SizeRoute> sizes = new ArrayList<>();
+    for (int bin = 0; bin < 64; bin++) {
+      Prediction p = predictor.peekSize(bin == 63 ? Long.MAX_VALUE : 1L << bin);
+      if (p.outcome() == Outcome.BORROWED) {
+        int level = placed(p).predictedLevel();
+        sizes.add(
+            SizeRoute.newBuilder()
+                .setBin(bin)
+                .setLevel(level)
+                .setEstimateNanos(p.estimateNanos())
+                .build());
+      }
+    }
+    boolean changed = sizes.size() != publishedSizes.size();
+    for (int i = 0; !changed && i < sizes.size(); i++) {
+      changed =
+          sizes.get(i).getBin() != publishedSizes.get(i).getBin()
+              || sizes.get(i).getLevel() != publishedSizes.get(i).getLevel();
+    }
+    publishedSizes = List.copyOf(sizes);
+    return changed;
   }
 
   /**
@@ -262,7 +297,11 @@ final class RouteTable {
    * (with untrusted keys last) or while the tail guard lifts a key placed below it.
    */
   private RouteEntry entryOf(String key) {
-    Prediction p = predictor.peek(key);
+    return Protos.entry(key, placed(predictor.peek(key)));
+  }
+
+  /** A prediction's level under the published state, as {@link #entryOf} places a key. */
+  private Prediction placed(Prediction p) {
     int defaultLevel = predictor.defaultLevel();
     // An entry carries the level to publish at in predictive mode.
     int level = p.predictedLevel();
@@ -275,7 +314,7 @@ final class RouteTable {
     if (level != p.predictedLevel()) {
       p = new Prediction(level, level, p.outcome(), p.estimateNanos(), p.mode());
     }
-    return Protos.entry(key, p);
+    return p;
   }
 
   private static boolean differs(RouteEntry previous, RouteEntry next) {
@@ -284,8 +323,8 @@ final class RouteTable {
         || previous.getVerdict() != next.getVerdict();
   }
 
-  private void send(List<RouteEntry> changed, List<String> removed) {
-    if (changed.isEmpty() && removed.isEmpty()) {
+  private void send(List<RouteEntry> changed, List<String> removed, boolean sizesChanged) {
+    if (changed.isEmpty() && removed.isEmpty() && !sizesChanged) {
       return;
     }
     RouteUpdate update = header(false).addAllEntries(changed).addAllRemovedKeys(removed).build();
@@ -311,6 +350,7 @@ final class RouteTable {
             .setSafeguardHolding(predictor.mode() == Mode.PREDICTIVE && predictor.holdsFifoOrder())
             .setTailLifting(publishedLifting)
             .setUntrustedLast(publishedSinking)
+            .addAllSizeRoutes(publishedSizes)
             .setPublishedAtMicros(clock.millis() * 1000);
     predictor
         .boundaries()

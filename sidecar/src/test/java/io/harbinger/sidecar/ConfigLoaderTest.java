@@ -166,6 +166,16 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void load_borrowFromSize_isOnByDefaultReadAndGarbageIsNamed() throws Exception {
+    ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
+    assertThat(defaults.load(Optional.empty()).predictor().borrowFromSize()).isTrue();
+    Path file = yaml("predictor:\n  borrow-from-size: false\n");
+    assertThat(defaults.load(Optional.of(file)).predictor().borrowFromSize()).isFalse();
+    assertThat(problemsOf(plain, "predictor:\n  borrow-from-size: by-weight\n").problems())
+        .anyMatch(p -> p.startsWith("predictor.borrow-from-size") && p.contains("by-weight"));
+  }
+
+  @Test
   void load_promoteColdAfter_isReadAndOutOfRangeIsNamed() throws Exception {
     ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
     Path file = yaml("predictor:\n  promote-cold-after: 3\n");

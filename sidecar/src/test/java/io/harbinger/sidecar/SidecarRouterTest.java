@@ -118,6 +118,49 @@ class SidecarRouterTest {
   }
 
   @Test
+  void route_coldKeyWithASizeHint_takesTheSizeRouteOfItsBin() throws Exception {
+    String name = startSidecar();
+    channel = InProcessChannelBuilder.forName(name).build();
+    router = SidecarRouter.watch(channel, 3, Duration.ofSeconds(30), null);
+    sidecar.reports().ingest(SidecarTestSupport.threeTypes(200));
+    // Sixty kinds of the shop's, ten reports each (all cold): small ones of about 2 ms, large ones
+    // of about 2 s. The shop's own aggregate is spread, so only the size bins lend.
+    ReportBatch.Builder sized = ReportBatch.newBuilder().setReporterId("sized").setSequence(1);
+    for (int kind = 0; kind < 30; kind++) {
+      for (int i = 0; i < 10; i++) {
+        sized.addReports(
+            SidecarTestSupport.ack("shop", "small_" + kind, 2_000_000 + 10_000 * i).toBuilder()
+                .setSize(100 + i));
+        sized.addReports(
+            SidecarTestSupport.ack("shop", "large_" + kind, 2_000_000_000L + 10_000_000L * i)
+                .toBuilder()
+                .setSize(1_000_000 + i));
+      }
+    }
+    sidecar.reports().ingest(sized.build().toByteArray());
+    String thumbnail = Keys.of("shop", "thumbnail");
+
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> router.route(thumbnail, 120).outcome() == Outcome.BORROWED);
+    assertThat(router.route(thumbnail, 120))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(0, Outcome.BORROWED);
+    assertThat(router.route(thumbnail, 120).estimateNanos()).isBetween(1.5e6, 2.5e6);
+    assertThat(router.route(thumbnail, 1_000_050))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(2, Outcome.BORROWED);
+    // The sidecar's own verdict agrees with the route it sent.
+    assertThat(sidecar.predictor().predict(thumbnail, 120).level()).isZero();
+    // A bin nobody's jobs fell in, no hint, or a key with its own estimate: the table as before.
+    assertThat(router.route(thumbnail, 5_000_000_000L).outcome()).isEqualTo(Outcome.COLD);
+    assertThat(router.route(thumbnail).outcome()).isEqualTo(Outcome.COLD);
+    assertThat(router.route(SLOW, 120))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(2, Outcome.PREDICTED);
+  }
+
+  @Test
   void route_sidecarGone_keepsTheLastTableThenFallsBackAfterStaleness() throws Exception {
     String name = startSidecar();
     sidecar.reports().ingest(SidecarTestSupport.threeTypes(40));

@@ -6,6 +6,7 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
+import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
@@ -15,6 +16,7 @@ import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.RouteEntry;
 import io.harbinger.proto.v1.RouteUpdate;
 import io.harbinger.proto.v1.SidecarGrpc;
+import io.harbinger.proto.v1.SizeRoute;
 import io.harbinger.proto.v1.Verdict;
 import io.harbinger.proto.v1.WatchRoutesRequest;
 import java.time.Duration;
@@ -183,6 +185,26 @@ public final class SidecarRouter implements Router, AutoCloseable {
     return new Prediction(routed, e.getLevel(), outcomeOf(e.getVerdict()), estimate, t.mode);
   }
 
+  /**
+   * Returns the verdict for a message's key and size hint: {@link #route(String)}, except that a
+   * key the table does not hold, or holds as cold, takes the level the sidecar's size routes give
+   * its size hint's bin, when one does, counted as {@link Outcome#BORROWED}.
+   */
+  @Override
+  public Prediction route(String key, long sizeHint) {
+    Prediction p = route(key);
+    Table t = table;
+    if (p.outcome() != Outcome.COLD || sizeHint < 0 || t == null) {
+      return p;
+    }
+    SizeRoute r = t.sizes[Keys.sizeBin(sizeHint)];
+    if (r == null || r.getLevel() < 0 || r.getLevel() >= t.levels) {
+      return p;
+    }
+    int routed = t.mode == Mode.PREDICTIVE ? r.getLevel() : t.defaultLevel;
+    return new Prediction(routed, r.getLevel(), Outcome.BORROWED, r.getEstimateNanos(), t.mode);
+  }
+
   @Override
   public int levels() {
     Table t = table;
@@ -341,14 +363,8 @@ public final class SidecarRouter implements Router, AutoCloseable {
         for (String k : u.getRemovedKeysList()) {
           current.entries.remove(k);
         }
-        if (current.mode != mode
-            || current.levels != u.getLevels()
-            || current.defaultLevel != u.getDefaultLevel()
-            || current.untrustedLast != u.getUntrustedLast()) {
-          table = new Table(current.entries, u, mode);
-        } else {
-          current.version.set(u.getVersion());
-        }
+        // Every update carries the complete size routes: a new table takes them.
+        table = new Table(current.entries, u, mode);
       }
       noteAlive();
     }
@@ -387,6 +403,9 @@ public final class SidecarRouter implements Router, AutoCloseable {
     final Mode mode;
     final AtomicLong version;
 
+    /** The size routes by bin; null where a bin lends nothing. */
+    final SizeRoute[] sizes = new SizeRoute[64];
+
     /** A table of the given entries under the header of an update already checked. */
     Table(Map<String, RouteEntry> entries, RouteUpdate u, Mode mode) {
       this.entries = entries;
@@ -396,6 +415,11 @@ public final class SidecarRouter implements Router, AutoCloseable {
       this.unknownLevel = untrustedLast ? levels - 1 : defaultLevel;
       this.mode = mode;
       this.version = new AtomicLong(u.getVersion());
+      for (SizeRoute r : u.getSizeRoutesList()) {
+        if (r.getBin() >= 0 && r.getBin() < sizes.length) {
+          sizes[r.getBin()] = r;
+        }
+      }
     }
   }
 
