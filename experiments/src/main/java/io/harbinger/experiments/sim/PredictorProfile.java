@@ -239,26 +239,9 @@ public enum PredictorProfile {
    * job in its size hint's bin. With a log's requested run times as size hints ({@code swf:...?
    * size=requested}) the jobs of never-seen kinds go by their users' own estimate of their size.
    */
-  STEADY_SIZE(
-      measured()
-          .idleHalfLife(Duration.ZERO)
-          .staleAfter(Duration.ZERO)
-          .relativeIdle(0)
-          .shiftRun(8)
-          .untrustedLast(true)
-          .borrowFromSize(true)
-          .build()),
+  STEADY_SIZE(STEADY.config().toBuilder().borrowFromSize(true).build()),
   /** {@link #STEADY_REACH} with {@code borrowFromSize}, as {@link #STEADY_SIZE}. */
-  STEADY_REACH_SIZE(
-      measured()
-          .idleHalfLife(Duration.ZERO)
-          .staleAfter(Duration.ZERO)
-          .relativeIdle(0)
-          .shiftRun(8)
-          .untrustedLast(true)
-          .fewObservations()
-          .borrowFromSize(true)
-          .build()),
+  STEADY_REACH_SIZE(STEADY_REACH.config().toBuilder().borrowFromSize(true).build()),
   /** {@link #REACH_FEW} with the tail guard at 2x. */
   REACH_FEW_TAIL(
       tableOneIdle()
