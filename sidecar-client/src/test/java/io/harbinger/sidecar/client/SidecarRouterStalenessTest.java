@@ -10,10 +10,12 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.StreamObserver;
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Outcome;
+import io.harbinger.predictor.Prediction;
 import io.harbinger.proto.v1.RouteEntry;
 import io.harbinger.proto.v1.RouteUpdate;
 import io.harbinger.proto.v1.RoutingMode;
 import io.harbinger.proto.v1.SidecarGrpc;
+import io.harbinger.proto.v1.SizeRoute;
 import io.harbinger.proto.v1.Verdict;
 import io.harbinger.proto.v1.WatchRoutesRequest;
 import java.time.Duration;
@@ -129,5 +131,35 @@ class SidecarRouterStalenessTest {
     assertThat(router.route(FAST).isPredicted()).isTrue();
     assertThat(router.version()).isEqualTo(1);
     assertThat(watches.get()).isEqualTo(1);
+  }
+
+  @Test
+  void route_sizeRoutes_garbageIgnored_completeListReplacesTheLast() throws Exception {
+    startFakeSidecar();
+    String cold = Keys.of("shop", "thumbnail");
+    RouteUpdate.Builder change =
+        table(2).toBuilder()
+            .setFull(false)
+            .clearEntries()
+            .addSizeRoutes(SizeRoute.newBuilder().setBin(6).setLevel(0).setEstimateNanos(2e6))
+            .addSizeRoutes(SizeRoute.newBuilder().setBin(70).setLevel(0))
+            .addSizeRoutes(SizeRoute.newBuilder().setBin(-1).setLevel(0))
+            .addSizeRoutes(SizeRoute.newBuilder().setBin(7).setLevel(9))
+            .addSizeRoutes(SizeRoute.newBuilder().setBin(8).setLevel(-2));
+    streams.get(0).onNext(change.build());
+    await().atMost(Duration.ofSeconds(5)).until(() -> router.version() == 2);
+
+    assertThat(router.route(cold, 100))
+        .extracting(Prediction::level, Prediction::outcome)
+        .containsExactly(0, Outcome.BORROWED);
+    assertThat(router.route(cold, 200).outcome()).isEqualTo(Outcome.COLD);
+    assertThat(router.route(cold, 300).outcome()).isEqualTo(Outcome.COLD);
+    assertThat(router.route(cold, -5).outcome()).isEqualTo(Outcome.COLD);
+    assertThat(router.route(FAST, 100).outcome()).isEqualTo(Outcome.PREDICTED);
+
+    // The next update lends nothing by size: its empty list replaces the last.
+    streams.get(0).onNext(table(3).toBuilder().setFull(false).clearEntries().build());
+    await().atMost(Duration.ofSeconds(5)).until(() -> router.version() == 3);
+    assertThat(router.route(cold, 100).outcome()).isEqualTo(Outcome.COLD);
   }
 }
