@@ -215,7 +215,8 @@ public final class Sidecar implements AutoCloseable {
   }
 
   /**
-   * Starts a sidecar on a given server builder; for tests and embedding.
+   * Starts a sidecar on a given server builder, for example an in-process one; for tests, embedding
+   * and benchmarks.
    *
    * @param config the configuration
    * @param grpc the server builder, for example an in-process one
@@ -224,7 +225,7 @@ public final class Sidecar implements AutoCloseable {
    * @throws IOException if a port cannot be bound or RabbitMQ cannot be reached
    * @throws TimeoutException if RabbitMQ does not answer in time
    */
-  static Sidecar start(SidecarConfig config, ServerBuilder<?> grpc, boolean consumeReports)
+  public static Sidecar start(SidecarConfig config, ServerBuilder<?> grpc, boolean consumeReports)
       throws IOException, TimeoutException {
     return new Sidecar(config, grpc, consumeReports);
   }
@@ -253,6 +254,15 @@ public final class Sidecar implements AutoCloseable {
 
   HistogramPredictor predictor() {
     return predictor;
+  }
+
+  /**
+   * Returns how many duration reports the predictor has learned since the sidecar started.
+   *
+   * @return the count of reports accepted by the predictor
+   */
+  public long reportsLearned() {
+    return predictor.stats().accepted();
   }
 
   SidecarConfig config() {

@@ -1,0 +1,2 @@
+/** {@code harbinger demo}: a short, self-contained demonstration on the local RabbitMQ. */
+package io.harbinger.launcher.demo;

@@ -1,2 +1,0 @@
-/** {@code harbinger demo}: a short, self-contained demonstration on the local RabbitMQ. */
-package io.harbinger.sidecar.demo;
