@@ -176,11 +176,13 @@ public final class DemoCommand implements Callable<Integer> {
         lost = fifo.lost() + harbinger.lost();
       } finally {
         grpc.shutdownNow();
-        try (var ch = producerConnection.createChannel()) {
-          ch.queueDelete(config.reportQueue());
-        }
       }
     } finally {
+      // The report queue goes once the sidecar has stopped consuming it: deleted under a live
+      // consumer, RabbitMQ would cancel that consumer, and the sidecar would say so in a warning.
+      try (var ch = producerConnection.createChannel()) {
+        ch.queueDelete(config.reportQueue());
+      }
       producerConnection.close();
       consumerConnection.close();
       workers.shutdownNow();

@@ -2,6 +2,10 @@ package io.harbinger.launcher.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.TestBroker;
 import java.io.ByteArrayOutputStream;
@@ -12,6 +16,7 @@ import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /**
@@ -30,6 +35,10 @@ class DemoIT {
   @EachBroker
   void demo_quickRun_improvesOnFifo_printsTheTableAndWritesThePage(TestBroker broker)
       throws Exception {
+    Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    root.addAppender(logged);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     Path page = dir.resolve("demo.html");
     int code =
@@ -52,5 +61,9 @@ class DemoIT {
         .as("change in the short jobs' median latency, %%, in:%n%s", text)
         .isLessThan(-50);
     assertThat(Files.readString(page)).contains("<svg").contains("RabbitMQ + Harbinger");
+    root.detachAppender(logged);
+    assertThat(logged.list)
+        .as("a demo that went well logs no warning a newcomer would read as a fault")
+        .noneMatch(e -> e.getLevel().isGreaterOrEqual(Level.WARN));
   }
 }
