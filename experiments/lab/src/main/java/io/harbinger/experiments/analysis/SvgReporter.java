@@ -46,7 +46,7 @@ final class SvgReporter {
     svg.text(
         10,
         22,
-        "Change against FIFO: paired mean over seeds, 95% an.bootstrap() interval, one"
+        "Change against FIFO: paired mean over seeds, 95% bootstrap interval, one"
             + " hollow dot per seed",
         "start",
         14);

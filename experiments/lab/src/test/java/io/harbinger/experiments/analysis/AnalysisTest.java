@@ -182,6 +182,11 @@ class AnalysisTest {
               .parse(new ByteArrayInputStream(svg));
       assertThat(doc.getDocumentElement().getTagName()).as(chart).isEqualTo("svg");
       assertThat(new String(svg, StandardCharsets.UTF_8)).contains("<rect").contains("<line");
+      if (chart.equals("deltas.svg")) {
+        assertThat(new String(svg, StandardCharsets.UTF_8))
+            .contains("95% bootstrap interval")
+            .doesNotContain("bootstrap()");
+      }
     }
   }
 
