@@ -20,7 +20,7 @@
  * io.harbinger.testing.TemporaryUser} is closed.
  *
  * <p>A test that waits for a process (reports learned, messages delivered) waits with a {@link
- * io.harbinger.testing.ProgressWait}, bounded by the process's progress rather than by a fixed
- * time that a loaded machine misses.
+ * io.harbinger.testing.ProgressWait}, bounded by the process's progress rather than by a fixed time
+ * that a loaded machine misses.
  */
 package io.harbinger.testing;
