@@ -1,7 +1,6 @@
 package io.harbinger.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.PredictorConfig;
@@ -12,6 +11,7 @@ import io.harbinger.rabbit.ClientStats;
 import io.harbinger.rabbit.EmbeddedRouter;
 import io.harbinger.rabbit.ReportPublisher;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.TestBroker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -19,6 +19,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /** The report publisher's and the embedded router's meters, on a real broker. */
 class HarbingerClientMetricsIT {
+
+  private static long count(SimpleMeterRegistry registry, String counter) {
+    return (long) registry.get(counter).functionCounter().count();
+  }
 
   @EachBroker
   void reportsPublishedAndLearned_showInTheRegistry(TestBroker broker) throws Exception {
@@ -38,12 +42,11 @@ class HarbingerClientMetricsIT {
           .bindTo(registry);
       sendAcks(publisher, broker, "metrics", 5);
 
-      await()
-          .atMost(Duration.ofSeconds(20))
-          .until(
-              () ->
-                  registry.get("harbinger.client.router.reports.learned").functionCounter().count()
-                      == 5);
+      ProgressWait.on(
+              "reports learned", () -> count(registry, "harbinger.client.router.reports.learned"))
+          .untilAtLeast(5);
+      assertThat(registry.get("harbinger.client.router.reports.learned").functionCounter().count())
+          .isEqualTo(5);
       assertThat(registry.get("harbinger.client.reports.sent").functionCounter().count())
           .isEqualTo(5);
       assertThat(
@@ -82,10 +85,10 @@ class HarbingerClientMetricsIT {
             .start()) {
       current.set(publisher);
       sendAcks(publisher, broker, "late", 3);
-      await()
-          .atMost(Duration.ofSeconds(20))
-          .until(
-              () -> registry.get("harbinger.client.reports.sent").functionCounter().count() == 3);
+      ProgressWait.on("reports sent", () -> count(registry, "harbinger.client.reports.sent"))
+          .untilAtLeast(3);
+      assertThat(registry.get("harbinger.client.reports.sent").functionCounter().count())
+          .isEqualTo(3);
       assertThat(
               registry
                   .get("harbinger.client.report.batches")

@@ -11,6 +11,8 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
+import io.harbinger.testing.Environment;
+import io.harbinger.testing.Prerequisite;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -44,9 +46,19 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>Runs only where {@code HARBINGER_CLUSTER_URIS} names the cluster's nodes (comma-separated AMQP
  * URIs, node 1 first: {@code scripts/rabbitmq4.sh cluster-uris}); {@code .ci/run} starts the
  * cluster, runs this test and stops the cluster. Nodes are killed with {@code scripts/rabbitmq4.sh
- * cluster-kill} ({@code HARBINGER_CLUSTER_SCRIPT} to use another script).
+ * cluster-kill} ({@code HARBINGER_CLUSTER_SCRIPT} to use another script). Elsewhere it is skipped
+ * with one line, and fails under {@code CI=true}; it is tagged {@code cluster}, so that a CI step
+ * without the cluster leaves it to the step that has one ({@code -DexcludedGroups=cluster}).
  */
+@Tag("cluster")
 class ClusterFailoverIT {
+
+  private static final Prerequisite CLUSTER =
+      Prerequisite.of(
+          "a 3-node RabbitMQ 4 cluster",
+          "Start one with `scripts/rabbitmq4.sh cluster-start 3` and set HARBINGER_CLUSTER_URIS to"
+              + " the output of `scripts/rabbitmq4.sh cluster-uris`, or leave this test out with"
+              + " -DexcludedGroups=cluster");
 
   private static final int BURSTS = 14;
   private static final int KILL_AFTER_BURSTS = 3;
@@ -63,11 +75,8 @@ class ClusterFailoverIT {
   @EnumSource(LaneFetch.class)
   void quorumLanes_leaderKilled_nothingConfirmedLost_consumerRecovers_shortJobsOvertakeAgain(
       LaneFetch fetch) throws Exception {
-    String urisVariable = System.getenv("HARBINGER_CLUSTER_URIS");
-    Assumptions.assumeTrue(
-        urisVariable != null && !urisVariable.isBlank(),
-        "HARBINGER_CLUSTER_URIS is not set: start a cluster with scripts/rabbitmq4.sh cluster-start"
-            + " and set it to the output of scripts/rabbitmq4.sh cluster-uris");
+    String urisVariable = Environment.current().get("HARBINGER_CLUSTER_URIS").orElse(null);
+    CLUSTER.require(urisVariable != null, "HARBINGER_CLUSTER_URIS is not set");
     List<String> uris = List.of(urisVariable.split(","));
     assertThat(uris).as("three cluster nodes in HARBINGER_CLUSTER_URIS").hasSize(3);
     String queue = "harbinger.failover.jobs." + Long.toHexString(System.nanoTime());

@@ -16,6 +16,7 @@ import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.BrokerKind;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TemporaryUser;
 import io.harbinger.testing.TestBroker;
@@ -41,6 +42,16 @@ class EmbeddedRouterIT {
               .setHandlerNanos(nanos));
     }
     return b.build();
+  }
+
+  private static long learned(EmbeddedRouter router) {
+    return router.ingestStats().learned();
+  }
+
+  /** Counts the messages the router has read from its reports queue, whatever it made of them. */
+  static long messagesRead(EmbeddedRouter router) {
+    IngestStats s = router.ingestStats();
+    return s.batches() + s.malformedBatches() + s.oversizedBatches() + s.untrustedBatches();
   }
 
   private static AMQP.BasicProperties as(String user) {
@@ -69,7 +80,10 @@ class EmbeddedRouterIT {
             as(factory.getUsername()),
             batch("shop", "after", 1, 5_000).toByteArray());
       }
-      await().atMost(Duration.ofSeconds(60)).until(() -> router.ingestStats().learned() == 1);
+      // Nothing moves while the 65 MiB body crosses: a longer stall window than the default.
+      ProgressWait.on("report messages read", () -> messagesRead(router))
+          .stall(Duration.ofSeconds(60))
+          .until("the report behind the large message learned", () -> learned(router) == 1);
 
       assertThat(router.ingestStats().oversizedBatches()).isEqualTo(1);
       assertThat(router.consuming()).isTrue();
@@ -116,10 +130,10 @@ class EmbeddedRouterIT {
             batch(factory.getUsername(), "send_email", 1, 1_400_000).toByteArray());
       }
 
-      await().atMost(Duration.ofSeconds(10)).until(() -> router.ingestStats().learned() == 1);
-      await()
-          .atMost(Duration.ofSeconds(10))
-          .until(() -> router.ingestStats().untrustedBatches() == 2);
+      ProgressWait.on("report messages read", () -> messagesRead(router))
+          .until(
+              "one report learned and two batches refused",
+              () -> learned(router) == 1 && router.ingestStats().untrustedBatches() == 2);
       assertThat(predictor.keyStats(key).orElseThrow().observations()).isEqualTo(1);
       assertThat(predictor.keyStats(key).orElseThrow().medianNanos()).isLessThan(1e7);
 
@@ -171,7 +185,8 @@ class EmbeddedRouterIT {
         }
       }
       ch.basicPublish(exchange, "", as(user), reports.build().toByteArray());
-      await().atMost(Duration.ofSeconds(20)).until(() -> router.ingestStats().learned() == 600);
+      ProgressWait.on("reports learned", () -> learned(router)).untilAtLeast(600);
+      assertThat(learned(router)).isEqualTo(600);
       PriorityQueues.declare(ch, queue, router.levels());
 
       Channel producer =
@@ -185,9 +200,9 @@ class EmbeddedRouterIT {
 
       List<String> hints = new ArrayList<>();
       List<Integer> priorities = new ArrayList<>();
-      await()
-          .atMost(Duration.ofSeconds(10))
+      ProgressWait.on("messages drained", hints::size)
           .until(
+              "3 messages drained",
               () -> {
                 GetResponse r;
                 while ((r = ch.basicGet(queue, true)) != null) {
@@ -241,7 +256,8 @@ class EmbeddedRouterIT {
               .build();
       ch.basicPublish(exchange, "", as(user), mixed.toByteArray());
 
-      await().atMost(Duration.ofSeconds(10)).until(() -> router.ingestStats().forgedReports() == 2);
+      ProgressWait.on("report messages read", () -> messagesRead(router))
+          .until("two reports counted as forged", () -> router.ingestStats().forgedReports() == 2);
       assertThat(router.ingestStats().learned()).isEqualTo(1);
       assertThat(predictor.keyStats(Keys.of("alice", "send_email"))).isEmpty();
     } finally {

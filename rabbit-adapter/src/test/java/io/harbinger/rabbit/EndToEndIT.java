@@ -1,7 +1,6 @@
 package io.harbinger.rabbit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
@@ -16,9 +15,9 @@ import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.testing.BrokerKind;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -167,15 +166,18 @@ class EndToEndIT {
     Channel producer = PredictiveChannels.wrap(producerConnection.createChannel(), user, router);
     closeables.add(producer);
     publishPairs(producer, q, 8);
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> isLearned(shortKey()) && isLearned(longKey()) || done.size() >= 16);
-    if (!(isLearned(shortKey()) && isLearned(longKey()))) {
+    ProgressWait.on("learning messages handled", done::size)
+        .until(
+            "both job types learned, or 16 messages handled", () -> learned() || done.size() >= 16);
+    if (!learned()) {
       publishPairs(producer, q, 8);
     }
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> isLearned(shortKey()) && isLearned(longKey()));
+    ProgressWait.on("reports learned", () -> router.ingestStats().learned())
+        .until("both job types learned", this::learned);
+  }
+
+  private boolean learned() {
+    return isLearned(shortKey()) && isLearned(longKey());
   }
 
   private boolean isLearned(String key) {
@@ -215,7 +217,8 @@ class EndToEndIT {
     }
     List<Done> fifo = new CopyOnWriteArrayList<>();
     consume(fifoQueue, fifo);
-    await().atMost(Duration.ofSeconds(20)).until(() -> fifo.size() == 2 * PER_TYPE);
+    ProgressWait.on("FIFO messages handled", fifo::size).untilAtLeast(2 * PER_TYPE);
+    assertThat(fifo).hasSize(2 * PER_TYPE);
 
     // Harbinger: the same messages through the wrapper into the priority queue.
     String prioQueue = priorityQueue("prio");
@@ -224,7 +227,8 @@ class EndToEndIT {
     publishPairs(producer, prioQueue, PER_TYPE);
     List<Done> harbinger = new CopyOnWriteArrayList<>();
     consume(prioQueue, harbinger);
-    await().atMost(Duration.ofSeconds(20)).until(() -> harbinger.size() == 2 * PER_TYPE);
+    ProgressWait.on("Harbinger messages handled", harbinger::size).untilAtLeast(2 * PER_TYPE);
+    assertThat(harbinger).hasSize(2 * PER_TYPE);
 
     // Completion order: with two consumers the last short may finish after the first long began.
     assertThat(harbinger.subList(0, PER_TYPE - 1))
@@ -255,18 +259,19 @@ class EndToEndIT {
       producer.basicPublish("", q, message(shortType, System.nanoTime()), new byte[0]);
     }
 
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> router.predictor().peek(shortKey()).predictedLevel() >= longLevel);
+    ProgressWait.on("reports learned", () -> router.ingestStats().learned())
+        .until(
+            "the short type's level up to the long type's",
+            () -> router.predictor().peek(shortKey()).predictedLevel() >= longLevel);
     assertThat(router.predictor().peek(shortKey()).predictedLevel()).isGreaterThan(before);
   }
 
   /** Drains a queue with basic.get, returning the job types in delivery order. */
   private static List<String> drainTypes(Channel ch, String queue, int expected) throws Exception {
     List<String> types = new ArrayList<>();
-    await()
-        .atMost(Duration.ofSeconds(10))
+    ProgressWait.on("messages drained", types::size)
         .until(
+            expected + " messages drained",
             () -> {
               com.rabbitmq.client.GetResponse r;
               while ((r = ch.basicGet(queue, true)) != null) {

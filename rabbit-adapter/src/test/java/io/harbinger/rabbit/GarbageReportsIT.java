@@ -1,7 +1,6 @@
 package io.harbinger.rabbit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
@@ -14,9 +13,9 @@ import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
-import java.time.Duration;
 
 /** Garbage on the reports exchange is counted and ignored; the router keeps routing. */
 class GarbageReportsIT {
@@ -60,7 +59,8 @@ class GarbageReportsIT {
       }
       EmbeddedRouter r = router;
 
-      await().atMost(Duration.ofSeconds(10)).until(() -> r.ingestStats().batches() == 1);
+      ProgressWait.on("report messages read", () -> EmbeddedRouterIT.messagesRead(r))
+          .until("the one well-formed batch ingested", () -> r.ingestStats().batches() == 1);
       IngestStats s = r.ingestStats();
       assertThat(s.malformedBatches()).isEqualTo(2);
       assertThat(s.oversizedBatches()).isEqualTo(1);

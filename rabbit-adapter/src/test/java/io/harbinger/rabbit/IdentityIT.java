@@ -10,6 +10,7 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TemporaryUser;
 import io.harbinger.testing.TestBroker;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The producer identity on the real brokers, as a user other than guest: a wrong user fails when
@@ -57,7 +59,15 @@ class IdentityIT {
       for (int i = 0; i < 100; i++) {
         producer.basicPublish("", queue, job("send_email"), new byte[0]);
       }
-      await().atMost(Duration.ofSeconds(10)).until(() -> depth(c, queue) == 100);
+      AtomicInteger depth = new AtomicInteger();
+      ProgressWait.on("messages in the queue", depth::get)
+          .until(
+              "100 messages in the queue",
+              () -> {
+                depth.set(depth(c, queue));
+                return depth.get() >= 100;
+              });
+      assertThat(depth(c, queue)).isEqualTo(100);
       try (Channel ch = c.createChannel()) {
         GetResponse one = ch.basicGet(queue, true);
         assertThat(one.getProps().getUserId()).isEqualTo(alice.name());
@@ -120,7 +130,8 @@ class IdentityIT {
           (tag, d) -> consumer.basicAck(d.getEnvelope().getDeliveryTag(), false),
           tag -> {});
 
-      await().atMost(Duration.ofSeconds(10)).until(() -> reports.size() == 1);
+      ProgressWait.on("reports", reports::size).untilAtLeast(1);
+      assertThat(reports).hasSize(1);
       assertThat(reports.get(0).getProducer()).isEqualTo("billing");
       assertThat(reports.get(0).getJobType()).isEqualTo("invoice");
     } finally {

@@ -15,6 +15,7 @@ import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Router;
 import io.harbinger.scheduler.Selection;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
 import java.io.IOException;
@@ -135,7 +136,6 @@ class LanesIT {
       consumer.basicQos(1);
       List<String> order = new CopyOnWriteArrayList<>();
       Set<String> tags = ConcurrentHashMap.newKeySet();
-      CountDownLatch done = new CountDownLatch(22);
       String tag =
           consumer.basicConsume(
               queue,
@@ -150,10 +150,9 @@ class LanesIT {
                 }
                 consumer.basicAck(d.getEnvelope().getDeliveryTag(), false);
                 order.add(id);
-                done.countDown();
               },
               consumerTag -> {});
-      assertThat(done.await(30, TimeUnit.SECONDS)).as("all 22 delivered: %s", order).isTrue();
+      ProgressWait.on("deliveries handled", order::size).untilAtLeast(22);
       consumer.basicCancel(tag);
       System.out.printf("%s lanes, %s: delivered %s%n", type, laneOptions.selection(), order);
 
@@ -177,7 +176,8 @@ class LanesIT {
           .isLessThanOrEqualTo(allowed);
       assertThat(order).filteredOn(id -> id.startsWith("raw")).hasSize(2);
       // Duration reports flow as for any wrapped consumer: one per acknowledged delivery.
-      await().atMost(Duration.ofSeconds(5)).until(() -> reports.size() == 22);
+      ProgressWait.on("reports", reports::size).untilAtLeast(22);
+      assertThat(reports).hasSize(22);
       assertThat(reports)
           .filteredOn(r -> r.getJobType().equals("long"))
           .hasSize(10)
@@ -317,12 +317,11 @@ class LanesIT {
         producer.basicPublish("", queue, job(type, type + "-" + i), new byte[0]);
       }
       producer.waitForConfirmsOrDie(10_000);
-      await().atMost(Duration.ofSeconds(10)).until(() -> acked.size() >= 3);
+      ProgressWait.on("messages acked", acked::size).untilAtLeast(3);
       broker.closeConnectionFromBroker(consumerName);
       closed.countDown();
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .untilAsserted(() -> assertThat(acked).hasSize(messages));
+      ProgressWait.on("messages acked", acked::size).untilAtLeast(messages);
+      assertThat(acked).hasSize(messages);
       assertThat(redelivered.get()).isPositive();
       try (Channel check = admin.createChannel()) {
         for (String lane : Lanes.layoutOf(queue).laneNames()) {

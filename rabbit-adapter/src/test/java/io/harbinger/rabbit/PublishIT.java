@@ -16,6 +16,7 @@ import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Router;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
 import java.io.IOException;
@@ -69,11 +70,12 @@ class PublishIT {
   }
 
   /** Drains a queue with basic.get (no prefetch), in delivery order. */
-  private static List<GetResponse> drain(Channel ch, String q, int expected) throws IOException {
+  private static List<GetResponse> drain(Channel ch, String q, int expected)
+      throws IOException, InterruptedException {
     List<GetResponse> got = new ArrayList<>();
-    await()
-        .atMost(Duration.ofSeconds(5))
+    ProgressWait.on("messages drained", got::size)
         .until(
+            expected + " messages drained",
             () -> {
               GetResponse r;
               while ((r = ch.basicGet(q, true)) != null) {

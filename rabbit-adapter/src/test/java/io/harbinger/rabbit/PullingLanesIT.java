@@ -12,6 +12,7 @@ import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
 import io.harbinger.scheduler.Selection;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
 import java.time.Duration;
@@ -219,7 +220,6 @@ class PullingLanesIT {
       consumer.basicQos(1);
       List<String> order = new CopyOnWriteArrayList<>();
       Set<String> tags = ConcurrentHashMap.newKeySet();
-      CountDownLatch done = new CountDownLatch(22);
       String tag =
           consumer.basicConsume(
               queue,
@@ -234,10 +234,9 @@ class PullingLanesIT {
                 }
                 consumer.basicAck(d.getEnvelope().getDeliveryTag(), false);
                 order.add(id);
-                done.countDown();
               },
               consumerTag -> {});
-      assertThat(done.await(30, TimeUnit.SECONDS)).as("all 22 delivered: %s", order).isTrue();
+      ProgressWait.on("deliveries handled", order::size).untilAtLeast(22);
       consumer.basicCancel(tag);
       System.out.printf("%s lanes, pull, %s: delivered %s%n", type, options.selection(), order);
       assertThat(tags).containsExactly(tag);
@@ -264,7 +263,8 @@ class PullingLanesIT {
       assertThat(longsBeforeLastShort)
           .as("long jobs run before the last short one in %s", order)
           .isLessThanOrEqualTo(allowed);
-      await().atMost(Duration.ofSeconds(5)).until(() -> reports.size() == 22);
+      ProgressWait.on("reports", reports::size).untilAtLeast(22);
+      assertThat(reports).hasSize(22);
       assertThat(reports)
           .filteredOn(r -> r.getJobType().equals("long"))
           .allSatisfy(r -> assertThat(r.getPublishedLevel()).isEqualTo(2));
@@ -403,12 +403,11 @@ class PullingLanesIT {
         producer.basicPublish("", queue, job(type, type + "-" + i), new byte[0]);
       }
       producer.waitForConfirmsOrDie(10_000);
-      await().atMost(Duration.ofSeconds(10)).until(() -> acked.size() >= 3);
+      ProgressWait.on("messages acked", acked::size).untilAtLeast(3);
       broker.closeConnectionFromBroker(consumerName);
       closed.countDown();
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .untilAsserted(() -> assertThat(acked).hasSize(messages));
+      ProgressWait.on("messages acked", acked::size).untilAtLeast(messages);
+      assertThat(acked).hasSize(messages);
       try (Channel check = admin.createChannel()) {
         for (String lane : Lanes.layoutOf(queue).laneNames()) {
           assertThat(check.queueDeclarePassive(lane).getMessageCount()).isZero();

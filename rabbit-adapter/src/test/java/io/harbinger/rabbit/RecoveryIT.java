@@ -13,6 +13,7 @@ import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
 import java.time.Duration;
@@ -120,16 +121,16 @@ class RecoveryIT {
               new byte[0]);
         }
       }
-      await().atMost(Duration.ofSeconds(10)).until(() -> acked.size() >= 5);
+      ProgressWait.on("messages acked", acked::size).untilAtLeast(5);
 
       broker.closeConnectionFromBroker(consumerName);
       closed.countDown();
 
-      await().atMost(Duration.ofSeconds(20)).until(() -> acked.size() == MESSAGES);
+      ProgressWait.on("messages acked", acked::size).untilAtLeast(MESSAGES);
       await().atMost(Duration.ofSeconds(10)).until(() -> recoveredAtMicros.get() > 0);
-      await()
-          .atMost(Duration.ofSeconds(10))
+      ProgressWait.on("reports seen", seen::size)
           .until(
+              "a report of an ack settled after the recovery",
               () ->
                   seen.stream()
                       .anyMatch(
@@ -137,9 +138,9 @@ class RecoveryIT {
                               r.getOutcome() == Outcome.OUTCOME_ACK
                                   && r.getSettledAtMicros() > recoveredAtMicros.get()));
       assertThat(redelivered.get()).isPositive();
-      await()
-          .atMost(Duration.ofSeconds(5))
+      ProgressWait.on("reports seen", seen::size)
           .until(
+              "one censored report per redelivery",
               () ->
                   seen.stream().filter(r -> r.getOutcome() == Outcome.OUTCOME_CENSORED).count()
                       == redelivered.get());

@@ -10,6 +10,7 @@ import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TemporaryUser;
 import io.harbinger.testing.TestBroker;
@@ -60,7 +61,8 @@ class ReportPublisherIT {
       for (int i = 0; i < 10; i++) {
         publisher.accept(report(i));
       }
-      await().atMost(Duration.ofSeconds(10)).until(() -> received.get() == 10);
+      ProgressWait.on("reports received", received::get).untilAtLeast(10);
+      assertThat(received.get()).isEqualTo(10);
 
       try (Channel ch = listener.createChannel()) {
         ch.exchangeDelete(exchange);
@@ -76,7 +78,8 @@ class ReportPublisherIT {
       for (int i = 0; i < 10; i++) {
         publisher.accept(report(i));
       }
-      await().atMost(Duration.ofSeconds(10)).until(() -> received.get() == 20);
+      ProgressWait.on("reports received", received::get).untilAtLeast(20);
+      assertThat(received.get()).isEqualTo(20);
 
       assertThat(publisher.sent()).isEqualTo(20);
       assertThat(publisher.dropped()).isEqualTo(10);
@@ -133,7 +136,8 @@ class ReportPublisherIT {
         publisher.accept(report(i));
       }
       ReportPublisher p = publisher;
-      await().atMost(Duration.ofSeconds(10)).until(() -> received.get() == 5);
+      ProgressWait.on("reports received", received::get).untilAtLeast(5);
+      assertThat(received.get()).isEqualTo(5);
       assertThat(p.sent()).isEqualTo(5);
       assertThat(p.userId()).isEqualTo(reporter.name());
     } finally {

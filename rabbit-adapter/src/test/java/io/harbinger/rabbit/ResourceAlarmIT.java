@@ -11,6 +11,7 @@ import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.PrivateNode;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
 import java.time.Duration;
@@ -114,7 +115,8 @@ class ResourceAlarmIT {
       node.memoryAlarm(true);
       gate.countDown();
 
-      await().atMost(Duration.ofSeconds(20)).until(() -> handled.get() == BACKLOG);
+      ProgressWait.on("messages handled", handled::get).untilAtLeast(BACKLOG);
+      assertThat(handled.get()).isEqualTo(BACKLOG);
       await().atMost(Duration.ofSeconds(10)).until(reports::blocked);
       System.out.printf(
           "alarm, reports on their own connection: %d of %d handled; reports sent %d, buffered"
@@ -122,9 +124,10 @@ class ResourceAlarmIT {
           handled.get(), BACKLOG, reports.sent(), reports.buffered(), reports.dropped());
 
       node.memoryAlarm(false);
-      await()
-          .atMost(Duration.ofSeconds(20))
-          .until(() -> reports.sent() + reports.dropped() == BACKLOG && reports.sent() > 0);
+      ProgressWait.on("reports sent or dropped", () -> reports.sent() + reports.dropped())
+          .until(
+              "every report sent or dropped, and some sent",
+              () -> reports.sent() + reports.dropped() == BACKLOG && reports.sent() > 0);
     } finally {
       Quietly.close(reports);
       Quietly.close(consumer);
@@ -166,7 +169,8 @@ class ResourceAlarmIT {
       assertThat(duringAlarm).isLessThan(BACKLOG / 2);
 
       node.memoryAlarm(false);
-      await().atMost(Duration.ofSeconds(20)).until(() -> handled.get() == BACKLOG);
+      ProgressWait.on("messages handled", handled::get).untilAtLeast(BACKLOG);
+      assertThat(handled.get()).isEqualTo(BACKLOG);
     } finally {
       node.memoryAlarm(false);
       Quietly.close(reports);
@@ -210,7 +214,7 @@ class ResourceAlarmIT {
         reports.accept(report());
       }
 
-      await().atMost(Duration.ofSeconds(20)).until(() -> received.get() >= 10);
+      ProgressWait.on("reports received", received::get).untilAtLeast(10);
       assertThat(reports.sent()).isEqualTo(received.get());
     } finally {
       Quietly.close(reports);

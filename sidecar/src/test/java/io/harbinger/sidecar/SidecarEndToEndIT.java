@@ -1,7 +1,6 @@
 package io.harbinger.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
@@ -16,6 +15,7 @@ import io.harbinger.rabbit.PriorityQueues;
 import io.harbinger.rabbit.ReportPublisher;
 import io.harbinger.sidecar.client.SidecarRouter;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
 import java.nio.charset.StandardCharsets;
@@ -122,10 +122,11 @@ class SidecarEndToEndIT {
         publish(producer, type);
       }
     }
-    await().atMost(Duration.ofSeconds(30)).until(() -> delivered.size() == 75);
-    await()
-        .atMost(Duration.ofSeconds(10))
+    ProgressWait.on("jobs delivered", delivered::size).untilAtLeast(75);
+    assertThat(delivered).hasSize(75);
+    ProgressWait.on("reports learned", () -> sidecar.reports().stats().learned())
         .until(
+            "routes predicted for the short and the long type",
             () ->
                 router.route(Keys.of(user, "short")).isPredicted()
                     && router.route(Keys.of(user, "long")).isPredicted());
@@ -144,7 +145,8 @@ class SidecarEndToEndIT {
       publish(producer, "short");
     }
     startConsumers(consumerConnection, user, reports);
-    await().atMost(Duration.ofSeconds(30)).until(() -> delivered.size() == 40);
+    ProgressWait.on("jobs delivered", delivered::size).untilAtLeast(40);
+    assertThat(delivered).hasSize(40);
     // Two long jobs may already be in the consumers' hands (prefetch 1 each); every short job comes
     // before the rest.
     int lastShort = delivered.lastIndexOf("short");
@@ -159,7 +161,8 @@ class SidecarEndToEndIT {
       }
       publish(producer, i % 2 == 0 ? "short" : "mid");
     }
-    await().atMost(Duration.ofSeconds(30)).until(() -> delivered.size() == 30);
+    ProgressWait.on("jobs delivered", delivered::size).untilAtLeast(30);
+    assertThat(delivered).hasSize(30);
     assertThat(router.route(Keys.of(user, "short")).level())
         .as("%s", router.route(Keys.of(user, "short")))
         .isZero();

@@ -16,6 +16,7 @@ import io.harbinger.predictor.Keys;
 import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.BrokerKind;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TemporaryUser;
 import io.harbinger.testing.TestBroker;
@@ -116,7 +117,12 @@ class SidecarFaultsIT {
       ch.basicPublish(exchange, "", asReporter(), new byte[65 << 20]);
       ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
     }
-    await().atMost(Duration.ofSeconds(60)).until(() -> s.reports().stats().learned() == 3);
+    // Nothing moves while the 65 MiB body crosses: a longer stall window than the default.
+    ProgressWait.on("report messages read", () -> SidecarTestSupport.messagesRead(s))
+        .stall(Duration.ofSeconds(60))
+        .until(
+            "the 3 reports behind the large message learned",
+            () -> SidecarTestSupport.learned(s) == 3);
 
     assertThat(s.reports().stats().oversizedBatches()).isEqualTo(1);
     assertThat(s.notReady()).isEmpty();
@@ -156,8 +162,11 @@ class SidecarFaultsIT {
       ch.basicPublish(exchange, "", asReporter(), real.build().toByteArray());
     }
 
-    await().atMost(Duration.ofSeconds(20)).until(() -> s.reports().stats().untrustedBatches() == 3);
-    await().atMost(Duration.ofSeconds(20)).until(() -> s.reports().stats().learned() == 30);
+    ProgressWait.on("report messages read", () -> SidecarTestSupport.messagesRead(s))
+        .until(
+            "3 batches refused and 30 reports learned",
+            () ->
+                s.reports().stats().untrustedBatches() == 3 && SidecarTestSupport.learned(s) == 30);
     assertThat(s.keyStats(key).orElseThrow().medianNanos()).isLessThan(2e6);
     assertThat(s.predictor().stats().keys()).isEqualTo(1);
     assertThat(s.metrics().scrape())
@@ -191,7 +200,8 @@ class SidecarFaultsIT {
       ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(2));
     }
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> s.reports().stats().learned() == 6);
+    ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(6);
+    assertThat(SidecarTestSupport.learned(s)).isEqualTo(6);
     assertThat(s.notReady()).isEmpty();
   }
 
@@ -213,6 +223,7 @@ class SidecarFaultsIT {
         Channel ch = c.createChannel()) {
       ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
     }
-    await().atMost(Duration.ofSeconds(10)).until(() -> s.reports().stats().learned() == 3);
+    ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(3);
+    assertThat(SidecarTestSupport.learned(s)).isEqualTo(3);
   }
 }

@@ -13,6 +13,7 @@ import io.grpc.health.v1.HealthGrpc;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.harbinger.testing.PrivateNode;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -106,7 +107,8 @@ class SidecarHealthIT {
             new AMQP.BasicProperties.Builder().userId("guest").build(),
             SidecarTestSupport.threeTypes(1));
       }
-      await().atMost(Duration.ofSeconds(10)).until(() -> sidecar.reports().stats().learned() == 3);
+      ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(sidecar)).untilAtLeast(3);
+      assertThat(SidecarTestSupport.learned(sidecar)).isEqualTo(3);
     } finally {
       channel.shutdownNow();
       sidecar.close();

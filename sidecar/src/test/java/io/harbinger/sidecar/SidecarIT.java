@@ -2,7 +2,6 @@ package io.harbinger.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
@@ -13,6 +12,7 @@ import io.harbinger.predictor.KeyStats;
 import io.harbinger.predictor.Keys;
 import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
 import java.nio.file.Path;
@@ -116,6 +116,14 @@ class SidecarIT {
         .isLessThan(Duration.ofSeconds(30));
   }
 
+  private static long accepted(Sidecar sidecar) {
+    return sidecar.predictor().stats().accepted();
+  }
+
+  private static long observations(Sidecar sidecar) {
+    return sidecar.predictor().keyStats().stream().mapToLong(KeyStats::observations).sum();
+  }
+
   @EachBroker
   void twoReplicas_eachReceiveEveryReportAndConvergeToTheSameLevels() throws Exception {
     Sidecar a = start("replica-a");
@@ -138,12 +146,10 @@ class SidecarIT {
       batches.add(rb.build().toByteArray());
     }
     publish(batches.toArray(byte[][]::new));
-    await()
-        .atMost(Duration.ofSeconds(20))
+    ProgressWait.on("reports accepted by the two replicas", () -> accepted(a) + accepted(b))
         .until(
-            () ->
-                a.predictor().stats().accepted() == 1800
-                    && b.predictor().stats().accepted() == 1800);
+            "1800 reports accepted by each replica",
+            () -> accepted(a) == 1800 && accepted(b) == 1800);
     for (String job : List.of("fast", "mid", "slow")) {
       String key = Keys.of("shop", job);
       assertThat(a.predictor().peek(key)).isEqualTo(b.predictor().peek(key));
@@ -157,19 +163,17 @@ class SidecarIT {
   void reportsPublishedWhileTheSidecarIsDown_areLearnedWhenItComesBack() throws Exception {
     Sidecar first = start("replica-r");
     publish(SidecarTestSupport.threeTypes(10));
-    await().atMost(Duration.ofSeconds(10)).until(() -> first.predictor().stats().accepted() == 30);
+    ProgressWait.on("reports accepted", () -> accepted(first)).untilAtLeast(30);
+    assertThat(accepted(first)).isEqualTo(30);
     first.close();
     sidecars.remove(first);
     publish(SidecarTestSupport.threeTypes(30)); // nobody consumes: the durable queue keeps them
     Sidecar second = start("replica-r");
     assertThat(second.snapshots().restoreStatus()).isEqualTo("restored");
-    await().atMost(Duration.ofSeconds(10)).until(() -> second.predictor().stats().keys() == 3);
-    await()
-        .atMost(Duration.ofSeconds(10))
+    ProgressWait.on("observations of the restored sidecar", () -> observations(second))
         .until(
-            () ->
-                second.predictor().keyStats().stream().mapToLong(KeyStats::observations).sum()
-                    == 120);
+            "3 keys with 120 observations in all",
+            () -> second.predictor().stats().keys() == 3 && observations(second) == 120);
   }
 
   @EachBroker
@@ -185,7 +189,8 @@ class SidecarIT {
         new byte[] {(byte) 0xff, 0x01, 0x02},
         "not protobuf at all".getBytes(),
         absurd.toByteArray());
-    await().atMost(Duration.ofSeconds(10)).until(() -> s.reports().stats().learned() == 1);
+    ProgressWait.on("report messages read", () -> SidecarTestSupport.messagesRead(s))
+        .until("the one acceptable report learned", () -> SidecarTestSupport.learned(s) == 1);
     var stats = s.reports().stats();
     assertThat(stats.malformedBatches()).isEqualTo(2);
     assertThat(stats.rejectedDurations()).isEqualTo(1);

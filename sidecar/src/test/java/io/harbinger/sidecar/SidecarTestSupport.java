@@ -3,6 +3,7 @@ package io.harbinger.sidecar;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.rabbit.IngestStats;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -30,6 +31,17 @@ final class SidecarTestSupport {
       p.setProperty("harbinger." + overrides[i], overrides[i + 1]);
     }
     return new ConfigLoader(Map.of(), p).load(Optional.empty());
+  }
+
+  /** Counts the messages a sidecar has read from its reports queue, whatever it made of them. */
+  static long messagesRead(Sidecar sidecar) {
+    IngestStats s = sidecar.reports().stats();
+    return s.batches() + s.malformedBatches() + s.oversizedBatches() + s.untrustedBatches();
+  }
+
+  /** Counts the reports a sidecar has learned. */
+  static long learned(Sidecar sidecar) {
+    return sidecar.reports().stats().learned();
   }
 
   static DurationReport ack(String producer, String jobType, long nanos) {

@@ -1,18 +1,17 @@
 package io.harbinger.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
 import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.ServerSocket;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -126,9 +125,9 @@ class SpringFailOpenIT {
     List<GetResponse> got = new ArrayList<>();
     try (Connection c = broker.newConnection("harbinger-it-drain")) {
       Channel ch = c.createChannel();
-      await()
-          .atMost(Duration.ofSeconds(10))
+      ProgressWait.on("messages drained", got::size)
           .until(
+              expected + " messages drained",
               () -> {
                 GetResponse r;
                 while ((r = ch.basicGet(queue, true)) != null) {
@@ -199,7 +198,8 @@ class SpringFailOpenIT {
   }
 
   private static List<Seen> publishThenConsume(
-      ConfigurableApplicationContext context, List<Seen> seen, String queue) {
+      ConfigurableApplicationContext context, List<Seen> seen, String queue)
+      throws InterruptedException {
     RabbitTemplate template = context.getBean(RabbitTemplate.class);
     for (int i = 0; i < MESSAGES; i++) {
       int n = i;
@@ -218,12 +218,14 @@ class SpringFailOpenIT {
           });
     }
     context.getBean(RabbitListenerEndpointRegistry.class).getListenerContainer("order").start();
-    await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == MESSAGES);
+    ProgressWait.on("messages consumed", seen::size).untilAtLeast(MESSAGES);
+    assertThat(seen).hasSize(MESSAGES);
     return List.copyOf(seen);
   }
 
   @EachBroker
-  void modeOff_templateAndContainerBehaveAsAPlainApplication(TestBroker broker) {
+  void modeOff_templateAndContainerBehaveAsAPlainApplication(TestBroker broker)
+      throws InterruptedException {
     String[] common = {
       "spring.rabbitmq.listener.simple.prefetch=1",
       "harbinger.reports-exchange=" + exchange("spring.failopen.reports")

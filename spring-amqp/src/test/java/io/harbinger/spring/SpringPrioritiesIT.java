@@ -2,7 +2,6 @@ package io.harbinger.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -15,9 +14,9 @@ import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.testing.BrokerKind;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -199,19 +198,21 @@ class SpringPrioritiesIT {
         });
   }
 
-  private void learn(ConfigurableApplicationContext context) {
+  private void learn(ConfigurableApplicationContext context) throws InterruptedException {
     RabbitTemplate template = context.getBean(RabbitTemplate.class);
     Predictor predictor = context.getBean(Predictor.class);
     Jobs jobs = context.getBean(Jobs.class);
     String learnQueue = context.getEnvironment().getProperty("test.learn");
     publishPairs(template, learnQueue, longType(), shortType(), 8);
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> learned(predictor) || jobs.learn.size() >= 16);
+    ProgressWait.on("learning messages handled", jobs.learn::size)
+        .until(
+            "both job types learned, or 16 messages handled",
+            () -> learned(predictor) || jobs.learn.size() >= 16);
     if (!learned(predictor)) {
       publishPairs(template, learnQueue, longType(), shortType(), 8);
     }
-    await().atMost(Duration.ofSeconds(20)).until(() -> learned(predictor));
+    ProgressWait.on("observations accepted", () -> predictor.stats().accepted())
+        .until("both job types learned", () -> learned(predictor));
   }
 
   private boolean learned(Predictor predictor) {
@@ -235,7 +236,7 @@ class SpringPrioritiesIT {
 
   @EachBroker
   void learnedPriorities_shortJobsOvertakeALongBacklog_andCutTheirMedianLatencyAgainstFifo(
-      TestBroker broker) {
+      TestBroker broker) throws InterruptedException {
     ConfigurableApplicationContext context = start(broker);
     learn(context);
     Predictor predictor = context.getBean(Predictor.class);
@@ -253,7 +254,8 @@ class SpringPrioritiesIT {
         shortType(),
         PER_TYPE);
     registry.getListenerContainer("fifo").start();
-    await().atMost(Duration.ofSeconds(20)).until(() -> jobs.fifo.size() == 2 * PER_TYPE);
+    ProgressWait.on("FIFO messages handled", jobs.fifo::size).untilAtLeast(2 * PER_TYPE);
+    assertThat(jobs.fifo).hasSize(2 * PER_TYPE);
 
     // Harbinger: into the priority queue made by HarbingerQueues.
     publishPairs(
@@ -263,7 +265,8 @@ class SpringPrioritiesIT {
         shortType(),
         PER_TYPE);
     registry.getListenerContainer("prio").start();
-    await().atMost(Duration.ofSeconds(20)).until(() -> jobs.prio.size() == 2 * PER_TYPE);
+    ProgressWait.on("Harbinger messages handled", jobs.prio::size).untilAtLeast(2 * PER_TYPE);
+    assertThat(jobs.prio).hasSize(2 * PER_TYPE);
 
     // With two listener threads the last short job may finish after the first long one began.
     assertThat(jobs.prio.subList(0, PER_TYPE - 1))
@@ -283,9 +286,9 @@ class SpringPrioritiesIT {
     List<GetResponse> got = new ArrayList<>();
     try (Connection c = broker.newConnection("harbinger-it-drain")) {
       Channel ch = c.createChannel();
-      await()
-          .atMost(Duration.ofSeconds(10))
+      ProgressWait.on("messages drained", got::size)
           .until(
+              expected + " messages drained",
               () -> {
                 GetResponse r;
                 while ((r = ch.basicGet(queue, true)) != null) {

@@ -1,7 +1,6 @@
 package io.harbinger.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -11,11 +10,11 @@ import io.harbinger.predictor.Predictor;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -195,16 +194,14 @@ class SpringReportsIT {
         }
       }
 
-      await()
-          .atMost(Duration.ofSeconds(20))
-          .untilAsserted(
-              () -> {
-                assertThat(reports.ofJobType(auto + "-" + run)).hasSize(PER_QUEUE);
-                assertThat(reports.ofJobType(manual + "-" + run)).hasSize(PER_QUEUE);
-                assertThat(reports.ofJobType(failing + "-" + run)).hasSize(PER_QUEUE);
-                assertThat(reports.ofJobType(retried + "-" + run)).hasSize(2 * PER_QUEUE);
-                assertThat(reports.ofJobType(bean + "-" + run)).hasSize(PER_QUEUE);
-              });
+      // One report per delivery: one per message, two per retried one.
+      ProgressWait.on("reports received", () -> reports.received().size())
+          .untilAtLeast(6 * PER_QUEUE);
+      assertThat(reports.ofJobType(auto + "-" + run)).hasSize(PER_QUEUE);
+      assertThat(reports.ofJobType(manual + "-" + run)).hasSize(PER_QUEUE);
+      assertThat(reports.ofJobType(failing + "-" + run)).hasSize(PER_QUEUE);
+      assertThat(reports.ofJobType(retried + "-" + run)).hasSize(2 * PER_QUEUE);
+      assertThat(reports.ofJobType(bean + "-" + run)).hasSize(PER_QUEUE);
       for (String q : List.of(auto, manual, bean)) {
         assertThat(reports.ofJobType(q + "-" + run))
             .as("%s container, queue %s", containerType, q)
@@ -229,9 +226,9 @@ class SpringReportsIT {
           .hasSize(PER_QUEUE);
 
       Predictor predictor = context.getBean(Predictor.class);
-      await()
-          .atMost(Duration.ofSeconds(10))
+      ProgressWait.on("observations accepted", () -> predictor.stats().accepted())
           .until(
+              PER_QUEUE + " observations of the auto queue's type",
               () ->
                   predictor
                           .keyStats(Keys.of("guest", auto + "-" + run))
@@ -246,13 +243,13 @@ class SpringReportsIT {
           .as("a failing listener teaches nothing")
           .isZero();
       MeterRegistry meters = context.getBean(MeterRegistry.class);
-      await()
-          .atMost(Duration.ofSeconds(10))
-          .untilAsserted(
-              () ->
-                  assertThat(meters.get("harbinger.client.reports.sent").functionCounter().count())
-                      .as("reports confirmed, read from the publisher started after binding")
-                      .isEqualTo(6 * PER_QUEUE));
+      ProgressWait.on(
+              "reports sent",
+              () -> (long) meters.get("harbinger.client.reports.sent").functionCounter().count())
+          .untilAtLeast(6 * PER_QUEUE);
+      assertThat(meters.get("harbinger.client.reports.sent").functionCounter().count())
+          .as("reports confirmed, read from the publisher started after binding")
+          .isEqualTo(6 * PER_QUEUE);
       assertThat(meters.get("harbinger.client.reports.unsent").functionCounter().count()).isZero();
       assertThat(meters.get("harbinger.client.router.consuming").gauge().value()).isEqualTo(1);
       assertThat(meters.get("harbinger.client.router.reports.learned").functionCounter().count())

@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.Extension;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -27,8 +28,10 @@ import org.junit.jupiter.api.extension.TestTemplateInvocationContextProvider;
  * the same broker and a missing one costs one probe.
  *
  * <p>When a broker is missing, a test fails under {@code CI=true} (a CI run never silently skips
- * its integration tests) and is skipped otherwise, with one line naming the variable to set and how
- * to start such a broker. Each test prints the broker it runs on.
+ * its integration tests) and is skipped otherwise (see {@link Prerequisite}): the JVM prints one
+ * line per missing kind, the first time a test needs it, naming the variable to set and how to
+ * start such a broker, and each test's reason says the same. Each test that runs prints the broker
+ * it runs on.
  */
 public final class BrokerExtension
     implements TestTemplateInvocationContextProvider, ParameterResolver, BeforeEachCallback {
@@ -60,13 +63,13 @@ public final class BrokerExtension
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    return brokers(context).find(declaredKind(context)).require(context);
+    return brokers(context).find(declaredKind(context)).require();
   }
 
   @Override
   public void beforeEach(ExtensionContext context) {
     if (!inTemplate(context)) {
-      announce(context, brokers(context).find(declaredKind(context)).require(context));
+      announce(context, brokers(context).find(declaredKind(context)).require());
     }
   }
 
@@ -112,10 +115,22 @@ public final class BrokerExtension
   static final class Brokers {
 
     private final Environment environment;
+    private final Set<String> printed;
+    private final Consumer<String> out;
     private final Map<BrokerKind, Found> found = new EnumMap<>(BrokerKind.class);
 
     Brokers(Environment environment) {
+      this(environment, Prerequisite.PRINTED, System.out::println);
+    }
+
+    /**
+     * Brokers with the record of lines printed in this JVM and the output given, for tests of the
+     * extension.
+     */
+    Brokers(Environment environment, Set<String> printed, Consumer<String> out) {
       this.environment = environment;
+      this.printed = printed;
+      this.out = out;
     }
 
     synchronized Found find(BrokerKind kind) {
@@ -130,38 +145,46 @@ public final class BrokerExtension
       for (BrokerLocator locator : locators) {
         Optional<TestBroker> broker = locator.locate(kind, environment);
         if (broker.isPresent()) {
-          return new Found(kind, broker.get(), "", environment.isCi());
+          return new Found(kind, broker.get(), "", this);
         }
         if (!locator.lastFailure().isEmpty()) {
           failures.add(locator.lastFailure());
         }
       }
-      String message =
-          kind.displayName()
-              + " is not available ("
-              + String.join("; ", failures)
-              + "). Set "
-              + kind.uriVariable()
-              + " to the AMQP URI of one, or "
-              + kind.howToStart()
-              + ".";
-      return new Found(kind, null, message, environment.isCi());
+      return new Found(kind, null, String.join("; ", failures), this);
     }
   }
 
-  /** The answer for one kind: a broker, or the message that says why there is none. */
-  record Found(BrokerKind kind, TestBroker broker, String missing, boolean ci) {
+  /**
+   * The answer for one kind: a broker, or why there is none.
+   *
+   * @param kind the kind looked for
+   * @param broker the broker, or null when none was found
+   * @param detail why none was found, empty when one was
+   * @param brokers the run it was looked up in, whose environment and output the message uses
+   */
+  record Found(BrokerKind kind, TestBroker broker, String detail, Brokers brokers) {
 
-    /** Returns the broker, or fails (CI) or skips (elsewhere) the test that needs it. */
-    TestBroker require(ExtensionContext context) {
-      if (broker != null) {
-        return broker;
-      }
-      if (ci) {
-        throw new AssertionError(missing + " CI=true: a missing broker fails the run.");
-      }
-      Assumptions.abort(missing);
-      throw new AssertionError(missing);
+    /** Returns the prerequisite this kind of broker is: its name and how to get one. */
+    Prerequisite prerequisite() {
+      return Prerequisite.of(
+          kind.displayName(),
+          "Set " + kind.uriVariable() + " to the AMQP URI of one, or " + kind.howToStart());
+    }
+
+    /** Returns the message a test that needs the missing broker gets. */
+    String missing() {
+      return broker != null ? "" : prerequisite().message(detail);
+    }
+
+    /**
+     * Returns the broker, or fails (CI) or skips (elsewhere) the test that needs it, the first time
+     * printing one line that says so.
+     */
+    TestBroker require() {
+      prerequisite()
+          .require(broker != null, detail, brokers.environment, brokers.printed, brokers.out);
+      return broker;
     }
 
     String displayName() {
@@ -185,7 +208,7 @@ public final class BrokerExtension
 
     @Override
     public List<Extension> getAdditionalExtensions() {
-      BeforeEachCallback check = context -> announce(context, found.require(context));
+      BeforeEachCallback check = context -> announce(context, found.require());
       ParameterResolver resolver =
           new ParameterResolver() {
             @Override
@@ -195,7 +218,7 @@ public final class BrokerExtension
 
             @Override
             public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-              return found.require(context);
+              return found.require();
             }
           };
       return List.of(check, resolver);

@@ -40,7 +40,8 @@ final class EnvironmentBrokerLocator implements BrokerLocator {
       Object reported = probe.getServerProperties().get("version");
       version = reported == null ? "unknown" : reported.toString();
     } catch (Exception e) {
-      lastFailure = "nothing answers at " + TestBroker.redact(uri) + " (" + e + ")";
+      String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      lastFailure = "nothing answers at " + TestBroker.redact(uri) + " (" + why + ")";
       return Optional.empty();
     }
     TestBroker broker = new TestBroker(kind, uri, version, ctlCommand(kind, environment));

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -45,11 +46,23 @@ import java.util.stream.Stream;
  * into that root, gives 4.0.5 nodes the same way; several nodes started with one {@link
  * Builder#cookie} can then be joined into a cluster with {@link #rabbitmqctl}.
  *
- * <p>A node that cannot start is stopped and its directory deleted before {@link #start} throws,
- * with the tail of its log in the message. A JVM shutdown hook stops nodes a test forgot to close.
+ * <p>Where the runtime's binaries are missing, {@link #start} skips the calling test, or fails it
+ * under {@code CI=true}, with one line saying what to install or set ({@link Prerequisite}). A node
+ * that cannot start is stopped and its directory deleted before {@link #start} throws, with the
+ * tail of its log in the message. A JVM shutdown hook stops nodes a test forgot to close.
  * Thread-safe: every method may be called from any thread; commands run one process each.
  */
 public final class PrivateNode implements AutoCloseable {
+
+  /** What a private node needs: a runtime whose binaries are there. */
+  static final Prerequisite PREREQUISITE =
+      Prerequisite.of(
+          "a private RabbitMQ node",
+          "Install RabbitMQ (Debian's package puts its binaries in "
+              + Runtime.DEFAULT_BIN
+              + "), or set "
+              + Runtime.BIN_VARIABLE
+              + " to the folder holding rabbitmq-server and rabbitmqctl");
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
@@ -111,6 +124,10 @@ public final class PrivateNode implements AutoCloseable {
 
   /**
    * Starts a node of the machine's own RabbitMQ with the default configuration.
+   *
+   * <p>Where the machine has no RabbitMQ binaries, the calling test fails under {@code CI=true} and
+   * is skipped elsewhere, with one line naming {@value Runtime#BIN_VARIABLE} ({@link
+   * Prerequisite}).
    *
    * @return the running node, accepting AMQP connections
    * @throws IOException when it does not start within 90 s; the node is then already stopped
@@ -285,7 +302,7 @@ public final class PrivateNode implements AutoCloseable {
       return;
     }
     closed = true;
-    java.util.Optional<ProcessHandle> process = processFromPidFile();
+    Optional<ProcessHandle> process = processFromPidFile();
     try {
       run(runtime.ctl(), List.of("-n", nodeName, "stop"));
     } catch (IOException | RuntimeException e) {
@@ -304,7 +321,7 @@ public final class PrivateNode implements AutoCloseable {
   }
 
   /** Returns the node's operating-system process, while its pid file exists. */
-  java.util.Optional<ProcessHandle> processFromPidFile() {
+  Optional<ProcessHandle> processFromPidFile() {
     try {
       Path pid = dir.resolve("pid");
       if (Files.isRegularFile(pid)) {
@@ -313,7 +330,7 @@ public final class PrivateNode implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       // No pid file yet, or not a number.
     }
-    return java.util.Optional.empty();
+    return Optional.empty();
   }
 
   /** Returns the node's directory on the host. */
@@ -403,6 +420,14 @@ public final class PrivateNode implements AutoCloseable {
    */
   public interface Runtime {
 
+    /**
+     * The variable naming the folder of the host's {@code rabbitmq-server} and {@code rabbitmqctl}.
+     */
+    String BIN_VARIABLE = "HARBINGER_RABBITMQ_BIN";
+
+    /** The folder of the host's RabbitMQ binaries when {@value #BIN_VARIABLE} is not set. */
+    String DEFAULT_BIN = "/usr/lib/rabbitmq/bin";
+
     /** Returns the words put before {@code env ... rabbitmq-server}, empty on the host. */
     List<String> prefix();
 
@@ -430,10 +455,22 @@ public final class PrivateNode implements AutoCloseable {
     String pathInside(Path hostPath);
 
     /**
-     * Returns the machine's own RabbitMQ, run directly from {@code /usr/lib/rabbitmq/bin} (not
-     * through the Debian wrappers, which switch to the {@code rabbitmq} user and its home).
+     * Returns why this runtime cannot start a node on this machine, such as a missing binary; empty
+     * when it can, or when it cannot tell before trying.
+     */
+    default Optional<String> unavailable() {
+      return Optional.empty();
+    }
+
+    /**
+     * Returns the machine's own RabbitMQ, run directly from the folder {@value #BIN_VARIABLE}
+     * names, {@value #DEFAULT_BIN} by default (Debian's; not through the Debian wrappers in {@code
+     * /usr/sbin}, which switch to the {@code rabbitmq} user and its home). A generic Unix
+     * installation's {@code sbin} folder works too. No root is needed: everything the node writes
+     * is in its own directory.
      */
     static Runtime host() {
+      Path bin = Path.of(Environment.current().get(BIN_VARIABLE).orElse(DEFAULT_BIN));
       return new Runtime() {
         @Override
         public List<String> prefix() {
@@ -442,12 +479,12 @@ public final class PrivateNode implements AutoCloseable {
 
         @Override
         public String server() {
-          return "/usr/lib/rabbitmq/bin/rabbitmq-server";
+          return bin.resolve("rabbitmq-server").toString();
         }
 
         @Override
         public String ctl() {
-          return "/usr/lib/rabbitmq/bin/rabbitmqctl";
+          return bin.resolve("rabbitmqctl").toString();
         }
 
         @Override
@@ -458,6 +495,16 @@ public final class PrivateNode implements AutoCloseable {
         @Override
         public String pathInside(Path hostPath) {
           return hostPath.toAbsolutePath().toString();
+        }
+
+        @Override
+        public Optional<String> unavailable() {
+          for (String binary : List.of(server(), ctl())) {
+            if (!Files.isExecutable(Path.of(binary))) {
+              return Optional.of("no executable " + binary);
+            }
+          }
+          return Optional.empty();
         }
       };
     }
@@ -509,12 +556,15 @@ public final class PrivateNode implements AutoCloseable {
     }
 
     /**
-     * Starts the node.
+     * Starts the node; where the runtime cannot run here ({@link Runtime#unavailable()}), fails the
+     * calling test under {@code CI=true} and skips it elsewhere.
      *
      * @return the running node
      * @throws IOException when it does not start within 90 s; the node is then already stopped
      */
     public PrivateNode start() throws IOException {
+      Optional<String> unavailable = runtime.unavailable();
+      PREREQUISITE.require(unavailable.isEmpty(), unavailable.orElse(""));
       return new PrivateNode(this).boot();
     }
   }

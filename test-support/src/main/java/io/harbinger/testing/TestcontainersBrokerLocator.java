@@ -4,6 +4,9 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,8 +62,23 @@ public final class TestcontainersBrokerLocator implements BrokerLocator {
     boolean available();
   }
 
-  private static final Docker TESTCONTAINERS =
-      () -> DockerClientFactory.instance().isDockerAvailable();
+  /**
+   * Testcontainers' own check, asked only where a daemon may be: {@code DOCKER_HOST} set, a
+   * Testcontainers configuration file, Windows, or one of the usual sockets present. Elsewhere
+   * there is no daemon to find, and asking Testcontainers would only log its search as an error.
+   */
+  static final Docker TESTCONTAINERS =
+      () -> mayHaveDocker() && DockerClientFactory.instance().isDockerAvailable();
+
+  /** The sockets Testcontainers and the common Docker distributions use, under the home folder. */
+  private static final List<String> HOME_SOCKETS =
+      List.of(
+          ".docker/run/docker.sock",
+          ".docker/desktop/docker.sock",
+          ".colima/default/docker.sock",
+          ".colima/docker.sock",
+          ".rd/docker.sock",
+          ".orbstack/run/docker.sock");
 
   private final Docker docker;
   private String lastFailure = "";
@@ -169,6 +187,25 @@ public final class TestcontainersBrokerLocator implements BrokerLocator {
     } catch (RuntimeException e) {
       return false;
     }
+  }
+
+  /** Returns whether anything on this machine points at a Docker daemon. */
+  private static boolean mayHaveDocker() {
+    Environment environment = Environment.current();
+    if (environment.get("DOCKER_HOST").isPresent()
+        || System.getProperty("os.name", "").startsWith("Windows")) {
+      return true;
+    }
+    List<Path> candidates = new ArrayList<>();
+    candidates.add(Path.of("/var/run/docker.sock"));
+    candidates.add(Path.of("/run/docker.sock"));
+    environment.get("XDG_RUNTIME_DIR").ifPresent(d -> candidates.add(Path.of(d, "docker.sock")));
+    String home = System.getProperty("user.home", "");
+    if (!home.isEmpty()) {
+      candidates.add(Path.of(home, ".testcontainers.properties"));
+      HOME_SOCKETS.forEach(socket -> candidates.add(Path.of(home, socket)));
+    }
+    return candidates.stream().anyMatch(Files::exists);
   }
 
   /** The environment that puts a node on 127.0.0.1 with its own ports and epmd. */

@@ -7,22 +7,30 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
-import org.testcontainers.DockerClientFactory;
 
 /**
  * The Testcontainers path for real: with nothing at the configured URI and a Docker daemon
  * reachable, the extension starts RabbitMQ 4 in a container and the test runs on it.
  *
- * <p>Needs a Docker daemon. Without one the test is skipped, unless {@code
- * HARBINGER_TESTCONTAINERS_REQUIRED=true} (scripts/compose-smoke.sh sets it, with the local image
- * and host networking of a loopback-only machine), which makes a missing daemon a failure.
+ * <p>Needs a Docker daemon. Without one the test is skipped with one line, and fails under {@code
+ * CI=true} or {@code HARBINGER_TESTCONTAINERS_REQUIRED=true} (scripts/compose-smoke.sh sets both,
+ * with the local image and host networking of a loopback-only machine). Tagged {@code docker}, so
+ * that a CI step without a daemon leaves it to the step that has one ({@code
+ * -DexcludedGroups=docker}).
  */
+@Tag("docker")
 class TestcontainersBrokerLocatorIT {
+
+  private static final Prerequisite DOCKER =
+      Prerequisite.of(
+          "a Docker daemon",
+          "Start one (DOCKER_HOST names a daemon elsewhere), or leave this test out with"
+              + " -DexcludedGroups=docker");
 
   @BeforeEach
   void dockerOrSkip() {
@@ -33,7 +41,7 @@ class TestcontainersBrokerLocatorIT {
             .orElse(false);
     boolean docker;
     try {
-      docker = DockerClientFactory.instance().isDockerAvailable();
+      docker = TestcontainersBrokerLocator.TESTCONTAINERS.available();
     } catch (RuntimeException e) {
       // A daemon without a bridge network, and no TESTCONTAINERS_HOST_OVERRIDE: not usable here.
       docker = false;
@@ -41,8 +49,7 @@ class TestcontainersBrokerLocatorIT {
     if (required) {
       assertThat(docker).as("a Docker daemon (HARBINGER_TESTCONTAINERS_REQUIRED=true)").isTrue();
     }
-    Assumptions.assumeTrue(
-        docker, "no Docker daemon answers; scripts/compose-smoke.sh runs this test with one");
+    DOCKER.require(docker, "Testcontainers finds no daemon to use");
     // Nothing answers here, so the extension's built-in locator finds nothing.
     System.setProperty("RABBITMQ4_URI", "amqp://guest:guest@127.0.0.1:1/%2F");
     System.setProperty("CI", "true");

@@ -1,11 +1,15 @@
 package io.harbinger.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
+import org.opentest4j.TestAbortedException;
 
 class TestcontainersBrokerLocatorTest {
 
@@ -69,5 +73,32 @@ class TestcontainersBrokerLocatorTest {
         .contains("Set RABBITMQ4_URI")
         .contains("scripts/rabbitmq4.sh start")
         .contains("or start Docker");
+  }
+
+  @Test
+  void extension_brokerMissing_printsOneLineHoweverManyTestsNeedIt() {
+    List<String> out = new ArrayList<>();
+    BrokerExtension.Brokers brokers =
+        new BrokerExtension.Brokers(
+            Environment.of(
+                Map.of(
+                    "RABBITMQ4_URI",
+                    "amqp://guest:secret@127.0.0.1:1/%2F",
+                    TestcontainersBrokerLocator.ENABLED,
+                    "off")),
+            new HashSet<>(),
+            out::add);
+    for (int test = 0; test < 3; test++) {
+      assertThatThrownBy(() -> brokers.find(BrokerKind.RABBITMQ_4).require())
+          .isInstanceOf(TestAbortedException.class)
+          .hasMessageStartingWith("RabbitMQ 4.x is not available (nothing answers at ");
+    }
+    assertThat(out)
+        .singleElement()
+        .asString()
+        .startsWith("[skip] RabbitMQ 4.x is not available (nothing answers at amqp://guest:***@")
+        .contains("HARBINGER_TESTCONTAINERS=off")
+        .contains("Set RABBITMQ4_URI to the AMQP URI of one")
+        .endsWith("The tests that need it are skipped; with CI=true they fail.");
   }
 }

@@ -1,9 +1,9 @@
 package io.harbinger.check.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.harbinger.testing.Environment;
+import io.harbinger.testing.Prerequisite;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -12,27 +12,28 @@ import org.junit.jupiter.api.Test;
  * Replays the public traces of ../shared/traces (they are never copied into the repository),
  * checking the counts the reader must reproduce.
  *
- * <p>The traces live outside the repository ({@code HARBINGER_TRACES} overrides where). Under CI
- * ({@code CI=true}) a missing trace fails the test, so that CI cannot pass without having read
- * them; elsewhere it is skipped.
+ * <p>The traces live outside the repository ({@code HARBINGER_TRACES} overrides where). Where they
+ * are missing, the tests are skipped with one line saying so, and fail under {@code CI=true}, so
+ * that CI cannot pass without having read them.
  */
 class SharedTracesIT {
 
   private static final Path DIR =
-      Path.of(System.getenv().getOrDefault("HARBINGER_TRACES", "../../shared/traces"));
+      Path.of(Environment.current().get("HARBINGER_TRACES").orElse("../../shared/traces"));
+
+  private static final Prerequisite TRACES =
+      Prerequisite.of(
+          "the shared traces folder",
+          "Set HARBINGER_TRACES to the folder holding the public traces (shared/traces beside the"
+              + " repository on the project's machines)");
 
   private static Path present(String file) {
     Path p = DIR.resolve(file);
-    if (!Files.isReadable(p)) {
-      String message =
-          "shared trace not present: "
-              + p.toAbsolutePath()
-              + " (set HARBINGER_TRACES to its folder)";
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        fail(message);
-      }
-      assumeTrue(false, message);
-    }
+    TRACES.require(
+        Files.isReadable(p),
+        Files.isDirectory(DIR)
+            ? "no readable " + p.toAbsolutePath().normalize()
+            : "no folder " + DIR.toAbsolutePath().normalize());
     return p;
   }
 

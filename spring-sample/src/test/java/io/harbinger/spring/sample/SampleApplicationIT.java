@@ -1,12 +1,12 @@
 package io.harbinger.spring.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.ConnectionFactory;
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.testing.BrokerKind;
+import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
 import io.harbinger.testing.WithBroker;
@@ -14,7 +14,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -84,18 +83,21 @@ class SampleApplicationIT {
     assertThat(call("POST", "/jobs?type=reserve&count=8")).contains("8 reserve job(s) published");
     call("POST", "/jobs?type=export&count=2");
 
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .untilAsserted(
-            () -> assertThat(call("GET", "/jobs")).contains("\"reserve\":8", "\"export\":2"));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(
-            () ->
-                predictor
-                    .keyStats(Keys.of(broker.factory().getUsername(), "reserve"))
-                    .map(s -> s.observations() == 8)
-                    .orElse(false));
+    ProgressWait learning =
+        ProgressWait.on("observations accepted", () -> predictor.stats().accepted());
+    learning.until(
+        "8 reserve and 2 export jobs consumed",
+        () -> {
+          String jobs = call("GET", "/jobs");
+          return jobs.contains("\"reserve\":8") && jobs.contains("\"export\":2");
+        });
+    learning.until(
+        "8 reserve jobs learned",
+        () ->
+            predictor
+                .keyStats(Keys.of(broker.factory().getUsername(), "reserve"))
+                .map(s -> s.observations() == 8)
+                .orElse(false));
     assertThat(call("GET", "/actuator/health"))
         .contains("\"harbinger\"")
         .contains("\"router\":\"embedded\"")

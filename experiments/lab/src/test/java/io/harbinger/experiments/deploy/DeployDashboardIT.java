@@ -20,6 +20,8 @@ import io.harbinger.proto.v1.SnapshotRequest;
 import io.harbinger.sidecar.ConfigLoader;
 import io.harbinger.sidecar.Sidecar;
 import io.harbinger.sidecar.SidecarConfig;
+import io.harbinger.testing.TestBroker;
+import io.harbinger.testing.WithBroker;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -47,8 +49,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The Grafana dashboard queries exactly the metrics a real sidecar exports: a sidecar is started on
  * the loopback RabbitMQ with free ports, its {@code /metrics} endpoint is read over HTTP, and every
  * {@code harbinger_*} name and legend label in {@code deploy/grafana/dashboards} must be among
- * them, and every exported name on the dashboard.
+ * them, and every exported name on the dashboard. Runs on the RabbitMQ 3.x the test extension
+ * finds.
  */
+@WithBroker
 class DeployDashboardIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -62,8 +66,9 @@ class DeployDashboardIT {
   private final Path root = repositoryRoot();
 
   @Test
-  void grafanaDashboard_queriesExactlyTheMetricsTheSidecarExports() throws Exception {
-    Map<String, Set<String>> exported = samples(scrapeRunningSidecar());
+  void grafanaDashboard_queriesExactlyTheMetricsTheSidecarExports(TestBroker broker)
+      throws Exception {
+    Map<String, Set<String>> exported = samples(scrapeRunningSidecar(broker));
     assertThat(exported).isNotEmpty();
 
     JsonNode dashboard =
@@ -129,18 +134,20 @@ class DeployDashboardIT {
     return names;
   }
 
-  private String scrapeRunningSidecar() throws Exception {
+  private String scrapeRunningSidecar(TestBroker broker) throws Exception {
     Properties p = new Properties();
     String replica = "deploy-dashboard-it-" + UUID.randomUUID().toString().substring(0, 8);
+    ConnectionFactory factory = broker.factory();
     p.setProperty("harbinger.replica-id", replica);
-    p.setProperty(
-        "harbinger.rabbitmq.uri",
-        System.getenv().getOrDefault("RABBITMQ_URI", "amqp://127.0.0.1:5672/%2F"));
+    p.setProperty("harbinger.rabbitmq.uri", broker.bareUri());
+    p.setProperty("harbinger.rabbitmq.username", factory.getUsername());
     p.setProperty("harbinger.rabbitmq.reports-exchange", "harbinger.reports." + replica);
     p.setProperty("harbinger.grpc.port", "0");
     p.setProperty("harbinger.metrics.port", "0");
     p.setProperty("harbinger.snapshot.path", dir.resolve("sidecar.snap").toString());
-    SidecarConfig config = new ConfigLoader(Map.of(), p).load(Optional.empty());
+    SidecarConfig config =
+        new ConfigLoader(Map.of("HARBINGER_RABBITMQ_PASSWORD", factory.getPassword()), p)
+            .load(Optional.empty());
     try (Sidecar sidecar = Sidecar.start(config)) {
       // The moments the timestamp metrics record (a snapshot, a report learned) and a gRPC call:
       // the dashboard shows what a working sidecar exports.
@@ -153,7 +160,7 @@ class DeployDashboardIT {
       } finally {
         grpc.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
       }
-      publishOneReport(config);
+      publishOneReport(config, broker);
       try (HttpClient http = HttpClient.newHttpClient()) {
         String[] body = new String[1];
         await()
@@ -175,14 +182,13 @@ class DeployDashboardIT {
         return body[0];
       }
     } finally {
-      deleteQueueAndExchange(config);
+      deleteQueueAndExchange(config, broker);
     }
   }
 
   /** Publishes one acknowledged report as the trusted reporter (the sidecar's own user). */
-  private static void publishOneReport(SidecarConfig config) throws Exception {
-    ConnectionFactory factory = new ConnectionFactory();
-    factory.setUri(System.getenv().getOrDefault("RABBITMQ_URI", "amqp://127.0.0.1:5672/%2F"));
+  private static void publishOneReport(SidecarConfig config, TestBroker broker) throws Exception {
+    ConnectionFactory factory = broker.factory();
     ReportBatch batch =
         ReportBatch.newBuilder()
             .setReporterId("deploy-dashboard-it")
@@ -206,10 +212,9 @@ class DeployDashboardIT {
     }
   }
 
-  private static void deleteQueueAndExchange(SidecarConfig config) throws Exception {
-    ConnectionFactory factory = new ConnectionFactory();
-    factory.setUri(System.getenv().getOrDefault("RABBITMQ_URI", "amqp://127.0.0.1:5672/%2F"));
-    try (Connection c = factory.newConnection("deploy-dashboard-it");
+  private static void deleteQueueAndExchange(SidecarConfig config, TestBroker broker)
+      throws Exception {
+    try (Connection c = broker.newConnection("deploy-dashboard-it");
         Channel ch = c.createChannel()) {
       ch.queueDelete(config.reportQueue());
       ch.exchangeDelete(config.rabbit().reportsExchange());
