@@ -275,7 +275,7 @@ HARBINGER_TESTCONTAINERS_REQUIRED=true HARBINGER_TESTCONTAINERS_NETWORK=host \
   HARBINGER_TESTCONTAINERS_RABBITMQ4_IMAGE=harbinger-local/rabbitmq:4.0 \
   TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 \
   ./mvnw -B -pl test-support verify -Dspotless.check.skip=true -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-  -Dit.test=TestcontainersBrokerLocatorIT >/tmp/compose-smoke-testcontainers.log 2>&1 \
+  -Dit.test=TestcontainersBrokerLocatorIT -Dharbinger.it.excludedGroups= >/tmp/compose-smoke-testcontainers.log 2>&1 \
   || { grep -E 'ERROR|FAIL|Tests run' /tmp/compose-smoke-testcontainers.log | head -n 30 >&2
        fail "TestcontainersBrokerLocatorIT failed (log: /tmp/compose-smoke-testcontainers.log)"; }
 grep -E '^\[broker\]|Tests run:.*Fail' /tmp/compose-smoke-testcontainers.log | tail -n 2 | sed 's/^/[compose-smoke] /'

@@ -47,8 +47,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * URIs, node 1 first: {@code scripts/rabbitmq4.sh cluster-uris}); {@code .ci/run} starts the
  * cluster, runs this test and stops the cluster. Nodes are killed with {@code scripts/rabbitmq4.sh
  * cluster-kill} ({@code HARBINGER_CLUSTER_SCRIPT} to use another script). Elsewhere it is skipped
- * with one line, and fails under {@code CI=true}; it is tagged {@code cluster}, so that a CI step
- * without the cluster leaves it to the step that has one ({@code -DexcludedGroups=cluster}).
+ * with one line, and fails under {@code CI=true}. It is tagged {@code cluster}, which {@code ./mvnw
+ * verify} leaves out; the step that has a cluster includes it with {@code
+ * -Dharbinger.it.excludedGroups=}.
  */
 @Tag("cluster")
 class ClusterFailoverIT {
@@ -57,8 +58,8 @@ class ClusterFailoverIT {
       Prerequisite.of(
           "a 3-node RabbitMQ 4 cluster",
           "Start one with `scripts/rabbitmq4.sh cluster-start 3` and set HARBINGER_CLUSTER_URIS to"
-              + " the output of `scripts/rabbitmq4.sh cluster-uris`, or leave this test out with"
-              + " -DexcludedGroups=cluster");
+              + " the output of `scripts/rabbitmq4.sh cluster-uris`, or leave this test out (tag"
+              + " cluster, left out by default: -Dharbinger.it.excludedGroups= includes it)");
 
   private static final int BURSTS = 14;
   private static final int KILL_AFTER_BURSTS = 3;

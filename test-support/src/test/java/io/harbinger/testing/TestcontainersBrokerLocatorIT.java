@@ -19,9 +19,9 @@ import org.junit.platform.testkit.engine.Events;
  *
  * <p>Needs a Docker daemon. Without one the test is skipped with one line, and fails under {@code
  * CI=true} or {@code HARBINGER_TESTCONTAINERS_REQUIRED=true} (scripts/compose-smoke.sh sets both,
- * with the local image and host networking of a loopback-only machine). Tagged {@code docker}, so
- * that a CI step without a daemon leaves it to the step that has one ({@code
- * -DexcludedGroups=docker}).
+ * with the local image and host networking of a loopback-only machine). Tagged {@code docker},
+ * which {@code ./mvnw verify} leaves out; the step that has a daemon includes it with {@code
+ * -Dharbinger.it.excludedGroups=}.
  */
 @Tag("docker")
 class TestcontainersBrokerLocatorIT {
@@ -29,8 +29,8 @@ class TestcontainersBrokerLocatorIT {
   private static final Prerequisite DOCKER =
       Prerequisite.of(
           "a Docker daemon",
-          "Start one (DOCKER_HOST names a daemon elsewhere), or leave this test out with"
-              + " -DexcludedGroups=docker");
+          "Start one (DOCKER_HOST names a daemon elsewhere), or leave this test out (tag docker,"
+              + " left out by default: -Dharbinger.it.excludedGroups= includes it)");
 
   @BeforeEach
   void dockerOrSkip() {
