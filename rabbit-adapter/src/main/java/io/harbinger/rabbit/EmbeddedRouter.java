@@ -14,7 +14,6 @@ import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Router;
-import io.harbinger.rabbit.internal.ReportIngestor;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;

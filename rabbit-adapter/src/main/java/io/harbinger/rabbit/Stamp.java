@@ -1,6 +1,5 @@
 package io.harbinger.rabbit;
 
-import io.harbinger.rabbit.internal.CompactStamp;
 import java.util.Map;
 import java.util.Objects;
 

@@ -14,7 +14,6 @@ import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Router;
-import io.harbinger.rabbit.internal.DeclaredQueues;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
