@@ -45,6 +45,28 @@ final class CallbackConsumer implements com.rabbitmq.client.Consumer {
     return new CallbackConsumer(deliver, cancel, shutdown);
   }
 
+  /**
+   * Returns a consumer of a deliver and a cancel callback.
+   *
+   * @param deliver the deliver callback, not null
+   * @param cancel the cancel callback, or null
+   * @return the consumer
+   */
+  static CallbackConsumer of(DeliverCallback deliver, CancelCallback cancel) {
+    return of(deliver, cancel, null);
+  }
+
+  /**
+   * Returns a consumer of a deliver and a shutdown callback.
+   *
+   * @param deliver the deliver callback, not null
+   * @param shutdown the shutdown callback, or null
+   * @return the consumer
+   */
+  static CallbackConsumer of(DeliverCallback deliver, ConsumerShutdownSignalCallback shutdown) {
+    return of(deliver, null, shutdown);
+  }
+
   @Override
   public void handleConsumeOk(String consumerTag) {}
 

@@ -6,8 +6,8 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.ConsumerShutdownSignalCallback;
 import com.rabbitmq.client.DeliverCallback;
-import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.GetResponse;
+import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.ReturnCallback;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownSignalException;
@@ -16,7 +16,6 @@ import io.harbinger.proto.v1.Outcome;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,13 +23,20 @@ import org.slf4j.LoggerFactory;
 /**
  * The wrapped channel: stamps every publish and times every delivery; forwards everything else.
  *
- * <p>Implementation notes. Publish: all four {@code basicPublish} overloads replace the caller's
- * properties with {@link PublishStamper#stamp} and call the same overload of the delegate, so
- * mandatory, immediate, write listeners, confirms and transactions behave as without the wrapper.
- * Consume: all twenty {@code basicConsume} overloads wrap the {@link Consumer} or {@link
- * DeliverCallback} around a {@link DeliveryTracker} and call the same overload of the delegate;
- * every other consumer callback is forwarded unchanged (the rabbitmq-java-client {@code
- * ObservationConsumer} pattern). Settle: {@code basicAck}, {@code basicNack} and {@code
+ * <p>Implementation notes. Publish: the three {@code basicPublish} overloads with a {@code byte[]}
+ * body fill in the defaults ({@code mandatory} and {@code immediate} false, as the RabbitMQ
+ * client's own channel does) and, with the {@link ByteBuffer} overload, funnel into one publish,
+ * which replaces the caller's properties with {@link PublishStamper#stamp} (or, for a logical lanes
+ * queue, picks the lane with {@link PublishStamper#stampLane}) and calls the delegate's overload
+ * with all the parameters of that body type, so mandatory, immediate, write listeners, confirms and
+ * transactions behave as without the wrapper. Consume: the twenty {@code basicConsume} overloads
+ * fill in the defaults (consumer tag {@code ""}, {@code noLocal} and {@code exclusive} false, no
+ * arguments) and turn a {@link DeliverCallback} and its companions into a {@link Consumer} ({@link
+ * CallbackConsumer}), as the client does, and funnel into the overload with all parameters: it
+ * consumes a logical lanes queue's lanes ({@link LanesConsumerRegistry}), or wraps the consumer
+ * around the {@link DeliveryTracker} ({@link TimedConsumer}) and calls the delegate's overload with
+ * all parameters; every other consumer callback is forwarded unchanged (the rabbitmq-java-client
+ * {@code ObservationConsumer} pattern). Settle: {@code basicAck}, {@code basicNack} and {@code
  * basicReject} call the delegate first, unchanged, and record the settlement only once it returned.
  * Prefetch: {@code basicQos} is recorded so that a consumer that defeats reordering is reported by
  * {@link PrefetchGuard}. Returns: a publish that may come back ({@code mandatory} or {@code
@@ -55,9 +61,9 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
   private final PublishStamper stamper;
   private final DeliveryTracker tracker;
   private final PrefetchGuard prefetchGuard;
+  private final LanesConsumerRegistry lanes;
   private volatile int consumerPrefetch;
   private volatile int channelPrefetch;
-  private final Map<String, LanesConsumption> lanesConsumers = new ConcurrentHashMap<>();
 
   /**
    * Wraps a channel.
@@ -72,6 +78,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     this.stamper = new PublishStamper(options, brokerVersion(delegate));
     this.tracker = new DeliveryTracker(options, Requeues.SHARED);
     this.prefetchGuard = prefetchGuard;
+    this.lanes = new LanesConsumerRegistry(delegate, options, tracker);
     delegate.addShutdownListener(this::onShutdown);
   }
 
@@ -97,10 +104,8 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
 
   private void onShutdown(ShutdownSignalException cause) {
     tracker.clear();
-    if (!(delegate instanceof com.rabbitmq.client.Recoverable)
-        || cause == null
-        || cause.isInitiatedByApplication()) {
-      stopLanes();
+    if (!(delegate instanceof Recoverable) || cause == null || cause.isInitiatedByApplication()) {
+      lanes.stop();
     }
     if (cause != null
         && !cause.isInitiatedByApplication()
@@ -120,21 +125,13 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     }
   }
 
-  // Publish.
+  // Publish: every overload comes to publish(...).
 
   @Override
   public void basicPublish(
       String exchange, String routingKey, AMQP.BasicProperties props, byte[] body)
       throws IOException {
-    checkIdentity();
-    LaneLayout lanes = lanesOf(exchange, routingKey);
-    if (lanes != null) {
-      PublishStamper.LanePublish p = stamper.stampLane(lanes, props, length(body));
-      delegate.basicPublish(exchange, p.lane(), p.properties(), body);
-      return;
-    }
-    delegate.basicPublish(
-        exchange, routingKey, stamper.stamp(exchange, routingKey, props, length(body)), body);
+    basicPublish(exchange, routingKey, false, false, props, body);
   }
 
   @Override
@@ -145,21 +142,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       AMQP.BasicProperties props,
       byte[] body)
       throws IOException {
-    checkIdentity();
-    LaneLayout lanes = lanesOf(exchange, routingKey);
-    if (lanes != null) {
-      PublishStamper.LanePublish p = stamper.stampLane(lanes, props, length(body));
-      if (mandatory) {
-        returns.remember(exchange, p.lane(), length(body), p.properties(), props);
-      }
-      delegate.basicPublish(exchange, p.lane(), mandatory, p.properties(), body);
-      return;
-    }
-    AMQP.BasicProperties stamped = stamper.stamp(exchange, routingKey, props, length(body));
-    if (mandatory) {
-      returns.remember(exchange, routingKey, length(body), stamped, props);
-    }
-    delegate.basicPublish(exchange, routingKey, mandatory, stamped, body);
+    basicPublish(exchange, routingKey, mandatory, false, props, body);
   }
 
   @Override
@@ -171,21 +154,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       AMQP.BasicProperties props,
       byte[] body)
       throws IOException {
-    checkIdentity();
-    LaneLayout lanes = lanesOf(exchange, routingKey);
-    if (lanes != null) {
-      PublishStamper.LanePublish p = stamper.stampLane(lanes, props, length(body));
-      if (mandatory || immediate) {
-        returns.remember(exchange, p.lane(), length(body), p.properties(), props);
-      }
-      delegate.basicPublish(exchange, p.lane(), mandatory, immediate, p.properties(), body);
-      return;
-    }
-    AMQP.BasicProperties stamped = stamper.stamp(exchange, routingKey, props, length(body));
-    if (mandatory || immediate) {
-      returns.remember(exchange, routingKey, length(body), stamped, props);
-    }
-    delegate.basicPublish(exchange, routingKey, mandatory, immediate, stamped, body);
+    publish(exchange, routingKey, mandatory, immediate, props, body, null, null, false);
   }
 
   @Override
@@ -198,23 +167,58 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       ByteBuffer body,
       WriteListener writeListener)
       throws IOException {
+    publish(exchange, routingKey, mandatory, immediate, props, null, body, writeListener, true);
+  }
+
+  /**
+   * Stamps one publish, routes it to its lane when it addresses a logical lanes queue, remembers it
+   * when it may come back, and sends it with the delegate's overload of its body type.
+   *
+   * @param bytes the body of a {@code byte[]} publish, or null
+   * @param buffer the body of a {@link ByteBuffer} publish, or null
+   * @param writeListener the write listener of a {@link ByteBuffer} publish, or null
+   * @param buffered whether the publish came with a {@link ByteBuffer} body
+   */
+  private void publish(
+      String exchange,
+      String routingKey,
+      boolean mandatory,
+      boolean immediate,
+      AMQP.BasicProperties props,
+      byte[] bytes,
+      ByteBuffer buffer,
+      WriteListener writeListener,
+      boolean buffered)
+      throws IOException {
     checkIdentity();
-    long length = body == null ? 0 : body.remaining();
-    LaneLayout lanes = lanesOf(exchange, routingKey);
-    if (lanes != null) {
-      PublishStamper.LanePublish p = stamper.stampLane(lanes, props, length);
-      if (mandatory || immediate) {
-        returns.remember(exchange, p.lane(), length, p.properties(), props);
-      }
-      delegate.basicPublish(
-          exchange, p.lane(), mandatory, immediate, p.properties(), body, writeListener);
-      return;
+    long length = buffered ? (buffer == null ? 0 : buffer.remaining()) : length(bytes);
+    LaneLayout layout = lanesOf(exchange, routingKey);
+    String target;
+    AMQP.BasicProperties stamped;
+    if (layout != null) {
+      PublishStamper.LanePublish p = stamper.stampLane(layout, props, length);
+      target = p.lane();
+      stamped = p.properties();
+    } else {
+      target = routingKey;
+      stamped = stamper.stamp(exchange, routingKey, props, length);
     }
-    AMQP.BasicProperties stamped = stamper.stamp(exchange, routingKey, props, length);
     if (mandatory || immediate) {
-      returns.remember(exchange, routingKey, length, stamped, props);
+      returns.remember(exchange, target, length, stamped, props);
     }
-    delegate.basicPublish(exchange, routingKey, mandatory, immediate, stamped, body, writeListener);
+    if (buffered) {
+      delegate.basicPublish(exchange, target, mandatory, immediate, stamped, buffer, writeListener);
+    } else {
+      delegate.basicPublish(exchange, target, mandatory, immediate, stamped, bytes);
+    }
+  }
+
+  private static LaneLayout lanesOf(String exchange, String routingKey) {
+    return exchange == null || exchange.isEmpty() ? DeclaredLanes.SHARED.layout(routingKey) : null;
+  }
+
+  private static long length(byte[] body) {
+    return body == null ? 0 : body.length;
   }
 
   // Returns: listeners hear the caller's properties.
@@ -239,80 +243,55 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
             || delegate.removeReturnListener(listener));
   }
 
-  private static LaneLayout lanesOf(String exchange, String routingKey) {
-    return exchange == null || exchange.isEmpty() ? DeclaredLanes.SHARED.layout(routingKey) : null;
-  }
-
-  private static long length(byte[] body) {
-    return body == null ? 0 : body.length;
-  }
-
   // Settle.
 
   @Override
   public void basicAck(long deliveryTag, boolean multiple) throws IOException {
-    if (staleLanes(deliveryTag, multiple)) {
+    if (lanes.stale(deliveryTag, multiple)) {
       return;
     }
     delegate.basicAck(deliveryTag, multiple);
     tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_ACK, false);
-    settledLanes(deliveryTag, multiple);
+    lanes.settled(deliveryTag, multiple);
   }
 
   @Override
   public void basicNack(long deliveryTag, boolean multiple, boolean requeue) throws IOException {
-    if (staleLanes(deliveryTag, multiple)) {
+    if (lanes.stale(deliveryTag, multiple)) {
       return;
     }
     delegate.basicNack(deliveryTag, multiple, requeue);
     tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_NACK, requeue);
-    settledLanes(deliveryTag, multiple);
+    lanes.settled(deliveryTag, multiple);
   }
 
   @Override
   public void basicReject(long deliveryTag, boolean requeue) throws IOException {
-    if (staleLanes(deliveryTag, false)) {
+    if (lanes.stale(deliveryTag, false)) {
       return;
     }
     delegate.basicReject(deliveryTag, requeue);
     tracker.settle(deliveryTag, false, Outcome.OUTCOME_REJECT, requeue);
-    settledLanes(deliveryTag, false);
-  }
-
-  /** Whether a pulling lanes consumer handed these tags before the channel shut down. */
-  private boolean staleLanes(long deliveryTag, boolean multiple) {
-    if (!lanesConsumers.isEmpty()) {
-      for (LanesConsumption c : lanesConsumers.values()) {
-        if (c.stale(deliveryTag, multiple)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  private void settledLanes(long deliveryTag, boolean multiple) {
-    if (!lanesConsumers.isEmpty()) {
-      for (LanesConsumption c : lanesConsumers.values()) {
-        c.settled(deliveryTag, multiple);
-      }
-    }
+    lanes.settled(deliveryTag, false);
   }
 
   @Override
   public AMQP.Basic.RecoverOk basicRecover() throws IOException {
     AMQP.Basic.RecoverOk ok = delegate.basicRecover();
-    tracker.recoverAll();
-    lanesConsumers.values().forEach(LanesConsumption::recovered);
+    recovered();
     return ok;
   }
 
   @Override
   public AMQP.Basic.RecoverOk basicRecover(boolean requeue) throws IOException {
     AMQP.Basic.RecoverOk ok = delegate.basicRecover(requeue);
-    tracker.recoverAll();
-    lanesConsumers.values().forEach(LanesConsumption::recovered);
+    recovered();
     return ok;
+  }
+
+  private void recovered() {
+    tracker.recoverAll();
+    lanes.recovered();
   }
 
   @Override
@@ -333,8 +312,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     try {
       delegate.close();
     } finally {
-      tracker.clear();
-      stopLanes();
+      closed();
     }
   }
 
@@ -343,8 +321,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     try {
       delegate.close(closeCode, closeMessage);
     } finally {
-      tracker.clear();
-      stopLanes();
+      closed();
     }
   }
 
@@ -353,8 +330,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     try {
       delegate.abort();
     } finally {
-      tracker.clear();
-      stopLanes();
+      closed();
     }
   }
 
@@ -363,9 +339,13 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     try {
       delegate.abort(closeCode, closeMessage);
     } finally {
-      tracker.clear();
-      stopLanes();
+      closed();
     }
+  }
+
+  private void closed() {
+    tracker.clear();
+    lanes.stop();
   }
 
   // Prefetch and queue kinds.
@@ -394,6 +374,13 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     } else {
       consumerPrefetch = prefetchCount;
     }
+  }
+
+  /** The prefetch a new consumer gets: the tighter of the consumer and channel limits, 0 none. */
+  private int effectivePrefetch() {
+    int c = consumerPrefetch;
+    int g = channelPrefetch;
+    return c == 0 ? g : g == 0 ? c : Math.min(c, g);
   }
 
   @Override
@@ -428,73 +415,11 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     return arguments != null && arguments.get("x-max-priority") != null;
   }
 
-  private void checkPrefetch(String queue, boolean autoAck) {
-    int c = consumerPrefetch;
-    int g = channelPrefetch;
-    int effective = c == 0 ? g : g == 0 ? c : Math.min(c, g);
-    if (prefetchGuard.check(queue, effective, autoAck)) {
-      options.stats().increment(Counter.PREFETCH_WARNING);
-    }
-  }
-
-  // Lanes: a consumer of a logical lanes queue consumes every lane.
-
-  private String consumeLanes(
-      LaneLayout lanes,
-      boolean autoAck,
-      String consumerTag,
-      boolean noLocal,
-      boolean exclusive,
-      Map<String, Object> arguments,
-      Consumer callback)
-      throws IOException {
-    if (callback == null) {
-      throw new NullPointerException("callback");
-    }
-    if (consumerTag != null && lanesConsumers.containsKey(consumerTag)) {
-      throw new IllegalArgumentException(
-          "consumer tag '" + consumerTag + "' is already used on this channel");
-    }
-    int c = consumerPrefetch;
-    int g = channelPrefetch;
-    int prefetch = c == 0 ? g : g == 0 ? c : Math.min(c, g);
-    LanesConsumption.Factory factory =
-        options.lanes().fetch() == LaneFetch.PULL && (autoAck || prefetch > 0)
-            ? PullingLanesConsumer::new
-            : LanesConsumer::new;
-    LanesConsumption consumer =
-        factory.create(
-            delegate,
-            lanes,
-            options,
-            new TimedConsumer(callback, tracker, autoAck),
-            consumerTag,
-            autoAck,
-            prefetch);
-    lanesConsumers.put(consumer.tag(), consumer);
-    try {
-      return consumer.start(noLocal, exclusive, arguments);
-    } catch (IOException | RuntimeException e) {
-      lanesConsumers.remove(consumer.tag());
-      throw e;
-    }
-  }
-
   @Override
   public void basicCancel(String consumerTag) throws IOException {
-    LanesConsumption lanes = consumerTag == null ? null : lanesConsumers.remove(consumerTag);
-    if (lanes == null) {
+    if (!lanes.cancel(consumerTag)) {
       delegate.basicCancel(consumerTag);
-      return;
     }
-    lanes.cancel();
-  }
-
-  private void stopLanes() {
-    for (LanesConsumption c : lanesConsumers.values()) {
-      c.stop();
-    }
-    lanesConsumers.clear();
   }
 
   /**
@@ -503,364 +428,10 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
    * @return the count
    */
   int lanesHeld() {
-    int held = 0;
-    for (LanesConsumption c : lanesConsumers.values()) {
-      held += c.held();
-    }
-    return held;
+    return lanes.held();
   }
 
-  // Consume: every overload wraps its callback and calls the same overload of the delegate.
-
-  private Consumer wrap(Consumer callback, boolean autoAck) {
-    return callback == null ? null : new TimedConsumer(callback, tracker, autoAck);
-  }
-
-  private DeliverCallback wrap(DeliverCallback callback, boolean autoAck) {
-    if (callback == null) {
-      return null;
-    }
-    return (consumerTag, delivery) -> {
-      Envelope envelope = delivery.getEnvelope();
-      byte[] body = delivery.getBody();
-      DeliveryTracker.InFlight f = tracker.begin(envelope, delivery.getProperties(), body, autoAck);
-      boolean succeeded = false;
-      try {
-        callback.handle(consumerTag, delivery);
-        succeeded = true;
-      } finally {
-        tracker.handlerDone(f, succeeded);
-      }
-    };
-  }
-
-  @Override
-  public String basicConsume(String queue, Consumer callback) throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(lanes, false, "", false, false, null, callback);
-    }
-    checkPrefetch(queue, false);
-    return delegate.basicConsume(queue, wrap(callback, false));
-  }
-
-  @Override
-  public String basicConsume(
-      String queue, DeliverCallback deliverCallback, CancelCallback cancelCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          false,
-          "",
-          false,
-          false,
-          null,
-          CallbackConsumer.of(deliverCallback, cancelCallback, null));
-    }
-    checkPrefetch(queue, false);
-    return delegate.basicConsume(queue, wrap(deliverCallback, false), cancelCallback);
-  }
-
-  @Override
-  public String basicConsume(
-      String queue,
-      DeliverCallback deliverCallback,
-      ConsumerShutdownSignalCallback shutdownSignalCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          false,
-          "",
-          false,
-          false,
-          null,
-          CallbackConsumer.of(deliverCallback, null, shutdownSignalCallback));
-    }
-    checkPrefetch(queue, false);
-    return delegate.basicConsume(queue, wrap(deliverCallback, false), shutdownSignalCallback);
-  }
-
-  @Override
-  public String basicConsume(
-      String queue,
-      DeliverCallback deliverCallback,
-      CancelCallback cancelCallback,
-      ConsumerShutdownSignalCallback shutdownSignalCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          false,
-          "",
-          false,
-          false,
-          null,
-          CallbackConsumer.of(deliverCallback, cancelCallback, shutdownSignalCallback));
-    }
-    checkPrefetch(queue, false);
-    return delegate.basicConsume(
-        queue, wrap(deliverCallback, false), cancelCallback, shutdownSignalCallback);
-  }
-
-  @Override
-  public String basicConsume(String queue, boolean autoAck, Consumer callback) throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(lanes, autoAck, "", false, false, null, callback);
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(queue, autoAck, wrap(callback, autoAck));
-  }
-
-  @Override
-  public String basicConsume(
-      String queue, boolean autoAck, DeliverCallback deliverCallback, CancelCallback cancelCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          "",
-          false,
-          false,
-          null,
-          CallbackConsumer.of(deliverCallback, cancelCallback, null));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(queue, autoAck, wrap(deliverCallback, autoAck), cancelCallback);
-  }
-
-  @Override
-  public String basicConsume(
-      String queue,
-      boolean autoAck,
-      DeliverCallback deliverCallback,
-      ConsumerShutdownSignalCallback shutdownSignalCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          "",
-          false,
-          false,
-          null,
-          CallbackConsumer.of(deliverCallback, null, shutdownSignalCallback));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(
-        queue, autoAck, wrap(deliverCallback, autoAck), shutdownSignalCallback);
-  }
-
-  @Override
-  public String basicConsume(
-      String queue,
-      boolean autoAck,
-      DeliverCallback deliverCallback,
-      CancelCallback cancelCallback,
-      ConsumerShutdownSignalCallback shutdownSignalCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          "",
-          false,
-          false,
-          null,
-          CallbackConsumer.of(deliverCallback, cancelCallback, shutdownSignalCallback));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(
-        queue, autoAck, wrap(deliverCallback, autoAck), cancelCallback, shutdownSignalCallback);
-  }
-
-  @Override
-  public String basicConsume(
-      String queue, boolean autoAck, Map<String, Object> arguments, Consumer callback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(lanes, autoAck, "", false, false, arguments, callback);
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(queue, autoAck, arguments, wrap(callback, autoAck));
-  }
-
-  @Override
-  public String basicConsume(
-      String queue,
-      boolean autoAck,
-      Map<String, Object> arguments,
-      DeliverCallback deliverCallback,
-      CancelCallback cancelCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          "",
-          false,
-          false,
-          arguments,
-          CallbackConsumer.of(deliverCallback, cancelCallback, null));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(
-        queue, autoAck, arguments, wrap(deliverCallback, autoAck), cancelCallback);
-  }
-
-  @Override
-  public String basicConsume(
-      String queue,
-      boolean autoAck,
-      Map<String, Object> arguments,
-      DeliverCallback deliverCallback,
-      ConsumerShutdownSignalCallback shutdownSignalCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          "",
-          false,
-          false,
-          arguments,
-          CallbackConsumer.of(deliverCallback, null, shutdownSignalCallback));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(
-        queue, autoAck, arguments, wrap(deliverCallback, autoAck), shutdownSignalCallback);
-  }
-
-  @Override
-  public String basicConsume(
-      String queue,
-      boolean autoAck,
-      Map<String, Object> arguments,
-      DeliverCallback deliverCallback,
-      CancelCallback cancelCallback,
-      ConsumerShutdownSignalCallback shutdownSignalCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          "",
-          false,
-          false,
-          arguments,
-          CallbackConsumer.of(deliverCallback, cancelCallback, shutdownSignalCallback));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(
-        queue,
-        autoAck,
-        arguments,
-        wrap(deliverCallback, autoAck),
-        cancelCallback,
-        shutdownSignalCallback);
-  }
-
-  @Override
-  public String basicConsume(String queue, boolean autoAck, String consumerTag, Consumer callback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(lanes, autoAck, consumerTag, false, false, null, callback);
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(queue, autoAck, consumerTag, wrap(callback, autoAck));
-  }
-
-  @Override
-  public String basicConsume(
-      String queue,
-      boolean autoAck,
-      String consumerTag,
-      DeliverCallback deliverCallback,
-      CancelCallback cancelCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          consumerTag,
-          false,
-          false,
-          null,
-          CallbackConsumer.of(deliverCallback, cancelCallback, null));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(
-        queue, autoAck, consumerTag, wrap(deliverCallback, autoAck), cancelCallback);
-  }
-
-  @Override
-  public String basicConsume(
-      String queue,
-      boolean autoAck,
-      String consumerTag,
-      DeliverCallback deliverCallback,
-      ConsumerShutdownSignalCallback shutdownSignalCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          consumerTag,
-          false,
-          false,
-          null,
-          CallbackConsumer.of(deliverCallback, null, shutdownSignalCallback));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(
-        queue, autoAck, consumerTag, wrap(deliverCallback, autoAck), shutdownSignalCallback);
-  }
-
-  @Override
-  public String basicConsume(
-      String queue,
-      boolean autoAck,
-      String consumerTag,
-      DeliverCallback deliverCallback,
-      CancelCallback cancelCallback,
-      ConsumerShutdownSignalCallback shutdownSignalCallback)
-      throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          consumerTag,
-          false,
-          false,
-          null,
-          CallbackConsumer.of(deliverCallback, cancelCallback, shutdownSignalCallback));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(
-        queue,
-        autoAck,
-        consumerTag,
-        wrap(deliverCallback, autoAck),
-        cancelCallback,
-        shutdownSignalCallback);
-  }
+  // Consume: every overload comes to the one with all parameters and a Consumer.
 
   @Override
   public String basicConsume(
@@ -872,13 +443,194 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       Map<String, Object> arguments,
       Consumer callback)
       throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(lanes, autoAck, consumerTag, noLocal, exclusive, arguments, callback);
+    LaneLayout layout = DeclaredLanes.SHARED.layout(queue);
+    if (layout != null) {
+      return lanes.consume(
+          layout,
+          autoAck,
+          consumerTag,
+          noLocal,
+          exclusive,
+          arguments,
+          callback,
+          effectivePrefetch());
     }
-    checkPrefetch(queue, autoAck);
+    if (prefetchGuard.check(queue, effectivePrefetch(), autoAck)) {
+      options.stats().increment(Counter.PREFETCH_WARNING);
+    }
     return delegate.basicConsume(
-        queue, autoAck, consumerTag, noLocal, exclusive, arguments, wrap(callback, autoAck));
+        queue,
+        autoAck,
+        consumerTag,
+        noLocal,
+        exclusive,
+        arguments,
+        callback == null ? null : new TimedConsumer(callback, tracker, autoAck));
+  }
+
+  @Override
+  public String basicConsume(String queue, Consumer callback) throws IOException {
+    return basicConsume(queue, false, "", false, false, null, callback);
+  }
+
+  @Override
+  public String basicConsume(String queue, boolean autoAck, Consumer callback) throws IOException {
+    return basicConsume(queue, autoAck, "", false, false, null, callback);
+  }
+
+  @Override
+  public String basicConsume(
+      String queue, boolean autoAck, Map<String, Object> arguments, Consumer callback)
+      throws IOException {
+    return basicConsume(queue, autoAck, "", false, false, arguments, callback);
+  }
+
+  @Override
+  public String basicConsume(String queue, boolean autoAck, String consumerTag, Consumer callback)
+      throws IOException {
+    return basicConsume(queue, autoAck, consumerTag, false, false, null, callback);
+  }
+
+  @Override
+  public String basicConsume(String queue, DeliverCallback deliver, CancelCallback cancel)
+      throws IOException {
+    return basicConsume(queue, false, "", false, false, null, CallbackConsumer.of(deliver, cancel));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue, DeliverCallback deliver, ConsumerShutdownSignalCallback shutdown)
+      throws IOException {
+    return basicConsume(
+        queue, false, "", false, false, null, CallbackConsumer.of(deliver, shutdown));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      DeliverCallback deliver,
+      CancelCallback cancel,
+      ConsumerShutdownSignalCallback shutdown)
+      throws IOException {
+    return basicConsume(
+        queue, false, "", false, false, null, CallbackConsumer.of(deliver, cancel, shutdown));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue, boolean autoAck, DeliverCallback deliver, CancelCallback cancel)
+      throws IOException {
+    return basicConsume(
+        queue, autoAck, "", false, false, null, CallbackConsumer.of(deliver, cancel));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      DeliverCallback deliver,
+      ConsumerShutdownSignalCallback shutdown)
+      throws IOException {
+    return basicConsume(
+        queue, autoAck, "", false, false, null, CallbackConsumer.of(deliver, shutdown));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      DeliverCallback deliver,
+      CancelCallback cancel,
+      ConsumerShutdownSignalCallback shutdown)
+      throws IOException {
+    return basicConsume(
+        queue, autoAck, "", false, false, null, CallbackConsumer.of(deliver, cancel, shutdown));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      Map<String, Object> arguments,
+      DeliverCallback deliver,
+      CancelCallback cancel)
+      throws IOException {
+    return basicConsume(
+        queue, autoAck, "", false, false, arguments, CallbackConsumer.of(deliver, cancel));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      Map<String, Object> arguments,
+      DeliverCallback deliver,
+      ConsumerShutdownSignalCallback shutdown)
+      throws IOException {
+    return basicConsume(
+        queue, autoAck, "", false, false, arguments, CallbackConsumer.of(deliver, shutdown));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      Map<String, Object> arguments,
+      DeliverCallback deliver,
+      CancelCallback cancel,
+      ConsumerShutdownSignalCallback shutdown)
+      throws IOException {
+    return basicConsume(
+        queue,
+        autoAck,
+        "",
+        false,
+        false,
+        arguments,
+        CallbackConsumer.of(deliver, cancel, shutdown));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      String consumerTag,
+      DeliverCallback deliver,
+      CancelCallback cancel)
+      throws IOException {
+    return basicConsume(
+        queue, autoAck, consumerTag, false, false, null, CallbackConsumer.of(deliver, cancel));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      String consumerTag,
+      DeliverCallback deliver,
+      ConsumerShutdownSignalCallback shutdown)
+      throws IOException {
+    return basicConsume(
+        queue, autoAck, consumerTag, false, false, null, CallbackConsumer.of(deliver, shutdown));
+  }
+
+  @Override
+  public String basicConsume(
+      String queue,
+      boolean autoAck,
+      String consumerTag,
+      DeliverCallback deliver,
+      CancelCallback cancel,
+      ConsumerShutdownSignalCallback shutdown)
+      throws IOException {
+    return basicConsume(
+        queue,
+        autoAck,
+        consumerTag,
+        false,
+        false,
+        null,
+        CallbackConsumer.of(deliver, cancel, shutdown));
   }
 
   @Override
@@ -889,30 +641,17 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       boolean noLocal,
       boolean exclusive,
       Map<String, Object> arguments,
-      DeliverCallback deliverCallback,
-      CancelCallback cancelCallback)
+      DeliverCallback deliver,
+      CancelCallback cancel)
       throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          consumerTag,
-          noLocal,
-          exclusive,
-          arguments,
-          CallbackConsumer.of(deliverCallback, cancelCallback, null));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(
+    return basicConsume(
         queue,
         autoAck,
         consumerTag,
         noLocal,
         exclusive,
         arguments,
-        wrap(deliverCallback, autoAck),
-        cancelCallback);
+        CallbackConsumer.of(deliver, cancel));
   }
 
   @Override
@@ -923,30 +662,17 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       boolean noLocal,
       boolean exclusive,
       Map<String, Object> arguments,
-      DeliverCallback deliverCallback,
-      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      DeliverCallback deliver,
+      ConsumerShutdownSignalCallback shutdown)
       throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          consumerTag,
-          noLocal,
-          exclusive,
-          arguments,
-          CallbackConsumer.of(deliverCallback, null, shutdownSignalCallback));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(
+    return basicConsume(
         queue,
         autoAck,
         consumerTag,
         noLocal,
         exclusive,
         arguments,
-        wrap(deliverCallback, autoAck),
-        shutdownSignalCallback);
+        CallbackConsumer.of(deliver, shutdown));
   }
 
   @Override
@@ -957,31 +683,17 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       boolean noLocal,
       boolean exclusive,
       Map<String, Object> arguments,
-      DeliverCallback deliverCallback,
-      CancelCallback cancelCallback,
-      ConsumerShutdownSignalCallback shutdownSignalCallback)
+      DeliverCallback deliver,
+      CancelCallback cancel,
+      ConsumerShutdownSignalCallback shutdown)
       throws IOException {
-    LaneLayout lanes = DeclaredLanes.SHARED.layout(queue);
-    if (lanes != null) {
-      return consumeLanes(
-          lanes,
-          autoAck,
-          consumerTag,
-          noLocal,
-          exclusive,
-          arguments,
-          CallbackConsumer.of(deliverCallback, cancelCallback, shutdownSignalCallback));
-    }
-    checkPrefetch(queue, autoAck);
-    return delegate.basicConsume(
+    return basicConsume(
         queue,
         autoAck,
         consumerTag,
         noLocal,
         exclusive,
         arguments,
-        wrap(deliverCallback, autoAck),
-        cancelCallback,
-        shutdownSignalCallback);
+        CallbackConsumer.of(deliver, cancel, shutdown));
   }
 }

@@ -6,6 +6,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.ArgumentMatchers.isNull;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
@@ -17,7 +18,6 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.DeliverCallback;
-import com.rabbitmq.client.Delivery;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.ShutdownListener;
@@ -29,6 +29,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,7 +109,9 @@ class ConsumeTest {
   private Consumer consumeWith(Consumer mine) throws IOException {
     ArgumentCaptor<Consumer> wrapped = ArgumentCaptor.forClass(Consumer.class);
     channel.basicConsume("q", false, mine);
-    verify(delegate).basicConsume(eq("q"), eq(false), wrapped.capture());
+    verify(delegate)
+        .basicConsume(
+            eq("q"), eq(false), eq(""), eq(false), eq(false), isNull(), wrapped.capture());
     assertThat(wrapped.getValue()).isNotSameAs(mine);
     return wrapped.getValue();
   }
@@ -154,7 +157,8 @@ class ConsumeTest {
     PredictiveChannel sized = consumerChannel(true);
     ArgumentCaptor<Consumer> wrapped = ArgumentCaptor.forClass(Consumer.class);
     sized.basicConsume("q", true, new DefaultConsumer(sized));
-    verify(delegate).basicConsume(eq("q"), eq(true), wrapped.capture());
+    verify(delegate)
+        .basicConsume(eq("q"), eq(true), eq(""), eq(false), eq(false), isNull(), wrapped.capture());
     AMQP.BasicProperties hinted = sized(LongStringHelper.asLongString("640"));
     AMQP.BasicProperties garbage = sized(-5);
 
@@ -272,7 +276,8 @@ class ConsumeTest {
           }
         };
     channel.basicConsume("q", true, failing);
-    verify(delegate).basicConsume(eq("q"), eq(true), wrapped.capture());
+    verify(delegate)
+        .basicConsume(eq("q"), eq(true), eq(""), eq(false), eq(false), isNull(), wrapped.capture());
 
     wrapped
         .getValue()
@@ -292,20 +297,25 @@ class ConsumeTest {
 
   @Test
   void deliverCallback_isTimedLikeAConsumer() throws Exception {
-    ArgumentCaptor<DeliverCallback> wrapped = ArgumentCaptor.forClass(DeliverCallback.class);
+    ArgumentCaptor<Consumer> wrapped = ArgumentCaptor.forClass(Consumer.class);
     DeliverCallback mine =
         (tag, d) -> {
           nanos.addAndGet(40);
           channel.basicAck(d.getEnvelope().getDeliveryTag(), false);
         };
-    CancelCallback cancel = tag -> {};
+    List<String> cancelled = new ArrayList<>();
+    CancelCallback cancel = cancelled::add;
     channel.basicConsume("q", false, "tag", mine, cancel);
-    verify(delegate).basicConsume(eq("q"), eq(false), eq("tag"), wrapped.capture(), eq(cancel));
+    verify(delegate)
+        .basicConsume(
+            eq("q"), eq(false), eq("tag"), eq(false), eq(false), isNull(), wrapped.capture());
 
     wrapped
         .getValue()
-        .handle(
-            "tag", new Delivery(envelope(3, false), props("s", "cb", NOW_MICROS, 0), new byte[1]));
+        .handleDelivery("tag", envelope(3, false), props("s", "cb", NOW_MICROS, 0), new byte[1]);
+    wrapped.getValue().handleCancel("tag");
+
+    assertThat(cancelled).containsExactly("tag");
 
     assertThat(reports)
         .singleElement()
@@ -365,7 +375,9 @@ class ConsumeTest {
             guard);
     ArgumentCaptor<Consumer> wrapped = ArgumentCaptor.forClass(Consumer.class);
     throwing.basicConsume("q2", new DefaultConsumer(throwing));
-    verify(delegate).basicConsume(eq("q2"), wrapped.capture());
+    verify(delegate)
+        .basicConsume(
+            eq("q2"), eq(false), eq(""), eq(false), eq(false), isNull(), wrapped.capture());
     wrapped.getValue().handleDelivery("ct", envelope(1, false), null, null);
 
     throwing.basicAck(1, false);
@@ -579,7 +591,14 @@ class ConsumeTest {
     channel.basicConsume("unlimited", false, new DefaultConsumer(channel));
     assertThat(stats.prefetchWarnings()).isEqualTo(3);
     verify(delegate, org.mockito.Mockito.atLeastOnce())
-        .basicConsume(anyString(), anyBoolean(), any(Consumer.class));
+        .basicConsume(
+            anyString(),
+            anyBoolean(),
+            anyString(),
+            anyBoolean(),
+            anyBoolean(),
+            any(),
+            any(Consumer.class));
   }
 
   @Test

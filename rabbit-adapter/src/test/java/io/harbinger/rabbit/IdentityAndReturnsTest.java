@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.ArgumentMatchers.isNull;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
@@ -145,7 +146,9 @@ class IdentityAndReturnsTest {
     shutdown.getValue().shutdownCompleted(channelClosed(404, "NOT_FOUND - no exchange", delegate));
     channel.basicPublish("ex", "rk", callerProps(), new byte[0]);
 
-    verify(delegate).basicPublish(eq("ex"), eq("rk"), any(AMQP.BasicProperties.class), any());
+    verify(delegate)
+        .basicPublish(
+            eq("ex"), eq("rk"), eq(false), eq(false), any(AMQP.BasicProperties.class), any());
   }
 
   @Test
@@ -160,7 +163,7 @@ class IdentityAndReturnsTest {
 
     ArgumentCaptor<AMQP.BasicProperties> sent = ArgumentCaptor.forClass(AMQP.BasicProperties.class);
     verify(delegate, org.mockito.Mockito.times(2))
-        .basicPublish(eq("ex"), eq("rk"), sent.capture(), any(byte[].class));
+        .basicPublish(eq("ex"), eq("rk"), eq(false), eq(false), sent.capture(), any(byte[].class));
     assertThat(sent.getAllValues())
         .extracting(AMQP.BasicProperties::getAppId)
         .containsOnly("billing");
@@ -196,7 +199,8 @@ class IdentityAndReturnsTest {
   private AMQP.BasicProperties publishMandatory(Channel channel) throws IOException {
     channel.basicPublish("ex", "nowhere", true, callerProps(), new byte[] {1, 2, 3});
     ArgumentCaptor<AMQP.BasicProperties> sent = ArgumentCaptor.forClass(AMQP.BasicProperties.class);
-    verify(delegate).basicPublish(eq("ex"), eq("nowhere"), eq(true), sent.capture(), any());
+    verify(delegate)
+        .basicPublish(eq("ex"), eq("nowhere"), eq(true), eq(false), sent.capture(), any());
     return sent.getValue();
   }
 
@@ -267,7 +271,9 @@ class IdentityAndReturnsTest {
   private Consumer consume(PredictiveChannel channel) throws IOException {
     channel.basicConsume("q", false, new DefaultConsumer(channel));
     ArgumentCaptor<Consumer> wrapped = ArgumentCaptor.forClass(Consumer.class);
-    verify(delegate).basicConsume(eq("q"), eq(false), wrapped.capture());
+    verify(delegate)
+        .basicConsume(
+            eq("q"), eq(false), eq(""), eq(false), eq(false), isNull(), wrapped.capture());
     return wrapped.getValue();
   }
 

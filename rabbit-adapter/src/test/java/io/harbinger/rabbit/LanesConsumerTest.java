@@ -6,6 +6,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyMap;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.ArgumentMatchers.isNull;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 
@@ -232,7 +233,9 @@ class LanesConsumerTest {
         new PredictiveChannel(
             delegate, ChannelOptions.builder("consumer").build(), new PrefetchGuard());
     channel.basicConsume("plain", false, new DefaultConsumer(channel));
-    verify(delegate).basicConsume(eq("plain"), eq(false), any(Consumer.class));
+    verify(delegate)
+        .basicConsume(
+            eq("plain"), eq(false), eq(""), eq(false), eq(false), isNull(), any(Consumer.class));
     verify(delegate, org.mockito.Mockito.never())
         .basicConsume(
             eq("plain.lane-0"), anyBoolean(), any(), anyBoolean(), anyBoolean(), anyMap(), any());
