@@ -13,7 +13,7 @@ import java.util.function.IntConsumer;
  * times are when it reached this consumer and when it was last placed. Nothing expires here:
  * RabbitMQ applies TTL at the lane's head before delivering.
  *
- * <p>Not thread-safe: used under its {@link LanesConsumer}'s lock.
+ * <p>Not thread-safe: used under its lanes consumer's lock ({@link LaneDispatch}).
  */
 final class HeldDeliveries implements AgingLevels<LaneJob> {
 

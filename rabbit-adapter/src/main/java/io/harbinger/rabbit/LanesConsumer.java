@@ -4,41 +4,26 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.Envelope;
-import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.ShutdownSignalException;
-import io.harbinger.predictor.Ticker;
-import io.harbinger.scheduler.Aging;
-import io.harbinger.scheduler.LevelArbiter;
-import io.harbinger.scheduler.SchedulerConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
-import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The consumer of a logical lanes queue on one wrapped channel: one RabbitMQ consumer per lane, one
  * consumer tag for the application, and the scheduling core choosing which held delivery the
- * application gets next.
+ * application gets next ({@link LaneFetch#PUSH}).
  *
  * <p>Implementation notes (seed paper section 3.7). Each lane is consumed with manual
  * acknowledgements and a prefetch of the application's prefetch plus one (by default), so that
- * while the application runs a delivery of a lane, the lane's next delivery is already held. Held
- * deliveries wait in {@link HeldDeliveries}, one FIFO per level. A dispatcher thread hands the
- * application the next one whenever the application has fewer unsettled hand-offs than its prefetch
- * (one at a time with automatic acknowledgement). The scheduling core's {@link LevelArbiter} picks
- * the level (strict, or weighted by worker time, each pull charged the level's running average of
- * handler durations) and its {@link Aging}, run every aging interval, promotes a held delivery that
- * has waited at the head of its level in this consumer for the threshold (pausing aging: one per
- * level per pass, none into a level that is behind).
+ * while the application runs a delivery of a lane, the lane's next delivery is already held. A
+ * dispatcher thread hands the application the next one whenever it has room, picked and aged by the
+ * scheduling core as {@link LaneDispatch} describes.
  *
  * <p>Only the heads of the lanes are here, so a lane that holds nothing may merely have its next
  * delivery in flight: a lane whose credit was used up (its held and unsettled deliveries reached
@@ -63,71 +48,35 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread safety: lane callbacks run on the connection's consumer threads, the application's
  * handler on the dispatcher thread; settlements may come from any thread. All state is guarded by
- * one lock, never held while calling the application or RabbitMQ.
+ * the one lock of its {@link LaneDispatch}, never held while calling the application or RabbitMQ.
  */
 final class LanesConsumer implements LanesConsumption {
 
   private static final Logger LOG = LoggerFactory.getLogger(LanesConsumer.class);
 
+  private final LaneDispatch d;
   private final Channel delegate;
   private final LaneLayout layout;
-  private final SchedulerConfig config;
-  private final Consumer application;
-  private final String tag;
-  private final boolean autoAck;
-  private final int maxUnsettled;
   private final int lanePrefetch;
-  private final AdapterStats stats;
-  private final Ticker ticker;
   private final List<String> laneTags;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition wakeup = lock.newCondition();
-  private final NavigableMap<Long, LaneJob> handed = new TreeMap<>();
-  private final long agingIntervalNanos;
   private final long anticipationNanos;
   private final int[] heldPerLane;
   private final int[] handedPerLane;
   private final long[] expectUntilNanos;
   private final int[] expectedPerLane;
   private final LaneForecast forecast;
-  private final LevelArbiter arbiter;
-  private final Aging aging;
-  private final HeldDeliveries held;
-  private long generation;
   private int consumeOks;
   private int cancelOks;
-  private boolean shutdownForwarded;
-  private boolean cancelForwarded;
-  private boolean stopped;
-  private long lastAgingNanos;
-  private Thread dispatcher;
 
-  LanesConsumer(
-      Channel delegate,
-      LaneLayout layout,
-      ChannelOptions channelOptions,
-      Consumer application,
-      String consumerTag,
-      boolean autoAck,
-      int applicationPrefetch) {
-    LaneOptions options = channelOptions.lanes();
-    this.delegate = delegate;
-    this.layout = layout;
-    this.config = options.schedulerConfig(layout.levels());
-    this.application = application;
-    this.tag =
-        consumerTag == null || consumerTag.isEmpty()
-            ? "harbinger-lanes-" + UUID.randomUUID()
-            : consumerTag;
-    this.autoAck = autoAck;
-    this.maxUnsettled = autoAck ? 1 : applicationPrefetch;
+  LanesConsumer(LanesConsumeRequest request) {
+    LaneOptions options = request.options().lanes();
+    this.d = new LaneDispatch(request, this::levelFilled);
+    this.delegate = d.delegate;
+    this.layout = d.layout;
     this.lanePrefetch =
         options.lanePrefetch() > 0
             ? options.lanePrefetch()
-            : applicationPrefetch == 0 ? 0 : applicationPrefetch + 1;
-    this.stats = channelOptions.stats();
-    this.ticker = channelOptions.ticker();
-    this.agingIntervalNanos = options.agingInterval().toNanos();
+            : request.prefetch() == 0 ? 0 : request.prefetch() + 1;
     this.anticipationNanos = options.anticipation().toNanos();
     this.heldPerLane = new int[layout.levels()];
     this.handedPerLane = new int[layout.levels()];
@@ -135,14 +84,10 @@ final class LanesConsumer implements LanesConsumption {
     this.expectedPerLane = new int[layout.levels()];
     this.forecast =
         anticipationNanos > 0 ? new LaneForecast(layout.levels(), anticipationNanos) : null;
-    Arrays.fill(expectUntilNanos, ticker.nanos());
-    this.arbiter = new LevelArbiter(layout.levels(), config.newSelector());
-    this.aging = config.newAging();
-    this.held = new HeldDeliveries(layout.levels(), this::levelFilled);
-    this.lastAgingNanos = ticker.nanos();
+    Arrays.fill(expectUntilNanos, d.ticker.nanos());
     List<String> tags = new ArrayList<>(layout.levels());
     for (int level = 0; level < layout.levels(); level++) {
-      tags.add(tag + LaneLayout.LANE_SUFFIX + level);
+      tags.add(d.tag + LaneLayout.LANE_SUFFIX + level);
     }
     this.laneTags = List.copyOf(tags);
   }
@@ -150,7 +95,7 @@ final class LanesConsumer implements LanesConsumption {
   /** Returns the consumer tag the application sees. */
   @Override
   public String tag() {
-    return tag;
+    return d.tag;
   }
 
   /** Returns the per-lane prefetch this consumer asked RabbitMQ for, 0 for unlimited. */
@@ -173,9 +118,7 @@ final class LanesConsumer implements LanesConsumption {
       throws IOException {
     LaneCheck.requireLanes(delegate, layout);
     delegate.basicQos(lanePrefetch, false);
-    dispatcher = new Thread(this::dispatch, "harbinger-lanes-" + layout.queue());
-    dispatcher.setDaemon(true);
-    dispatcher.start();
+    d.startThread(this::dispatch, "harbinger-lanes-");
     int started = 0;
     try {
       for (int level = 0; level < layout.levels(); level++) {
@@ -200,7 +143,7 @@ final class LanesConsumer implements LanesConsumption {
       stop();
       throw e;
     }
-    return tag;
+    return d.tag;
   }
 
   /** Cancels every lane; the application hears one cancel-ok once all lanes confirmed. */
@@ -219,29 +162,15 @@ final class LanesConsumer implements LanesConsumption {
     }
   }
 
-  /**
-   * Records the application's settlement of delivery tags of this channel.
-   *
-   * @param deliveryTag the tag settled
-   * @param multiple whether every tag up to it is settled too
-   */
   @Override
   public void settled(long deliveryTag, boolean multiple) {
-    lock.lock();
-    try {
-      long now = ticker.nanos();
-      if (LaneJob.settle(handed, deliveryTag, multiple, job -> completed(job, now))) {
-        wakeup.signalAll();
-      }
-    } finally {
-      lock.unlock();
-    }
+    d.settled(deliveryTag, multiple, this::completed);
   }
 
   /** Books a settled hand-off: the level's cost, the lane's freed credit. Under the lock. */
   private void completed(LaneJob job, long nowNanos) {
-    arbiter.finished(job.pulledLevel, nowNanos - job.handedNanos);
-    if (job.generation == generation) {
+    d.finished(job, nowNanos);
+    if (job.generation == d.generation) {
       boolean blocked = creditUsedUp(job.lane, nowNanos);
       handedPerLane[job.lane]--;
       if (blocked) {
@@ -299,99 +228,73 @@ final class LanesConsumer implements LanesConsumption {
    * is merely in flight keeps its place (an idle level banks no credit, a busy one loses none).
    */
   private void levelFilled(int level) {
-    if (inFlight(level, ticker.nanos()) == 0) {
-      arbiter.activated(level);
+    if (inFlight(level, d.ticker.nanos()) == 0) {
+      d.arbiter.activated(level);
     }
   }
 
-  /** Forgets the unsettled hand-offs after {@code basic.recover}: RabbitMQ redelivers them. */
   @Override
   public void recovered() {
-    lock.lock();
-    try {
-      handed.clear();
-      wakeup.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    d.recovered();
   }
 
   /** Stops the dispatcher and drops what is held; the lanes' consumers are left to the channel. */
   @Override
   public void stop() {
-    lock.lock();
+    d.lock.lock();
     try {
-      stopped = true;
-      dropHeld();
-      handed.clear();
-      wakeup.signalAll();
+      forgetLanes();
+      d.stop();
     } finally {
-      lock.unlock();
+      d.lock.unlock();
     }
   }
 
-  private void dropHeld() {
+  /** Forgets the per-lane counts and expectations, with what is held. Under the lock. */
+  private void forgetLanes() {
     Arrays.fill(heldPerLane, 0);
     Arrays.fill(handedPerLane, 0);
     Arrays.fill(expectedPerLane, 0);
     if (forecast != null) {
       forecast.reset();
     }
-    int dropped = held.clear();
-    if (dropped > 0) {
-      stats.laneHeldChanged(-dropped);
-    }
-    generation++;
   }
 
-  /** Returns how many deliveries this consumer holds now. */
   @Override
   public int held() {
-    lock.lock();
-    try {
-      return held.size();
-    } finally {
-      lock.unlock();
-    }
+    return d.heldCount();
   }
 
   private void dispatch() {
     while (true) {
       LaneJob job;
-      lock.lock();
+      d.lock.lock();
       try {
+        int level;
         while (true) {
-          if (stopped) {
+          if (d.stopped) {
             return;
           }
-          long now = ticker.nanos();
-          if (now - lastAgingNanos >= agingIntervalNanos) {
-            aging.pass(held, now);
-            lastAgingNanos = now;
-          }
-          long waitNanos = agingIntervalNanos;
-          if (held.size() > 0 && (maxUnsettled == 0 || handed.size() < maxUnsettled)) {
-            int mask = held.nonEmptyMask();
+          long now = d.ticker.nanos();
+          d.age(now);
+          long waitNanos = d.agingIntervalNanos;
+          if (d.held.size() > 0 && d.hasRoom()) {
+            int mask = d.held.nonEmptyMask();
             int expected = anticipationNanos == 0 ? 0 : expectedMask(now) & ~mask;
-            int level = arbiter.next(mask | expected);
+            level = d.arbiter.next(mask | expected);
             if ((expected & (1 << level)) == 0) {
-              job = held.poll(level);
-              arbiter.started(level, Double.NaN);
-              job.pulledLevel = level;
               break;
             }
             // The lane the selector would serve is likely about to deliver: wait for it.
             waitNanos = Math.min(waitNanos, Math.max(1, expectUntilNanos[level] - now));
           }
-          wakeup.await(waitNanos, TimeUnit.NANOSECONDS);
+          d.wakeup.await(waitNanos, TimeUnit.NANOSECONDS);
         }
-        stats.laneHeldChanged(-1);
-        boolean blocked = creditUsedUp(job.lane, ticker.nanos());
+        job = d.takeHeld(level);
+        boolean blocked = creditUsedUp(job.lane, d.ticker.nanos());
         heldPerLane[job.lane]--;
-        job.handedNanos = ticker.nanos();
-        stats.laneHandedOff(job.handedNanos - job.receivedNanos);
-        if (!autoAck) {
-          handed.put(job.envelope.getDeliveryTag(), job);
+        d.handOff(job, level, d.ticker.nanos());
+        if (!d.autoAck) {
           handedPerLane[job.lane]++;
         } else if (blocked) {
           // Acknowledged at hand-off: RabbitMQ may now send this lane's next message.
@@ -401,20 +304,16 @@ final class LanesConsumer implements LanesConsumption {
         Thread.currentThread().interrupt();
         return;
       } finally {
-        lock.unlock();
+        d.lock.unlock();
       }
-      deliver(job);
-    }
-  }
-
-  private void deliver(LaneJob job) {
-    if (LaneHandOff.run(delegate, application, tag, job, autoAck, layout.queue()) && autoAck) {
-      lock.lock();
-      try {
-        // The level's cost is the handler's duration when the consumer acknowledges itself.
-        arbiter.finished(job.pulledLevel, ticker.nanos() - job.handedNanos);
-      } finally {
-        lock.unlock();
+      if (d.deliver(job) && d.autoAck) {
+        d.lock.lock();
+        try {
+          // The level's cost is the handler's duration when the consumer acknowledges itself.
+          d.finished(job, d.ticker.nanos());
+        } finally {
+          d.lock.unlock();
+        }
       }
     }
   }
@@ -430,48 +329,40 @@ final class LanesConsumer implements LanesConsumption {
     @Override
     public void handleConsumeOk(String consumerTag) {
       boolean all;
-      lock.lock();
+      d.lock.lock();
       try {
         consumeOks++;
         all = consumeOks == layout.levels();
         if (all) {
-          shutdownForwarded = false;
+          d.shutdownForwarded = false;
         }
       } finally {
-        lock.unlock();
+        d.lock.unlock();
       }
       if (all) {
-        application.handleConsumeOk(tag);
+        d.application.handleConsumeOk(d.tag);
       }
     }
 
     @Override
     public void handleCancelOk(String consumerTag) {
       boolean all;
-      lock.lock();
+      d.lock.lock();
       try {
         cancelOks++;
         all = cancelOks == layout.levels();
       } finally {
-        lock.unlock();
+        d.lock.unlock();
       }
       if (all) {
         stop();
-        application.handleCancelOk(tag);
+        d.application.handleCancelOk(d.tag);
       }
     }
 
     @Override
     public void handleCancel(String consumerTag) throws IOException {
-      boolean first;
-      lock.lock();
-      try {
-        first = !cancelForwarded;
-        cancelForwarded = true;
-      } finally {
-        lock.unlock();
-      }
-      if (!first) {
+      if (!d.firstCancel()) {
         return;
       }
       LOG.warn(
@@ -489,49 +380,42 @@ final class LanesConsumer implements LanesConsumption {
         }
       }
       stop();
-      application.handleCancel(tag);
+      d.application.handleCancel(d.tag);
     }
 
     @Override
     public void handleShutdownSignal(String consumerTag, ShutdownSignalException sig) {
       boolean first;
-      lock.lock();
+      d.lock.lock();
       try {
-        first = !shutdownForwarded;
-        shutdownForwarded = true;
         consumeOks = 0;
-        dropHeld();
-        handed.clear();
-        if (!(delegate instanceof Recoverable) || sig.isInitiatedByApplication()) {
-          stopped = true;
-        }
-        wakeup.signalAll();
+        forgetLanes();
+        first = d.shutDown(sig);
       } finally {
-        lock.unlock();
+        d.lock.unlock();
       }
       if (first) {
-        application.handleShutdownSignal(tag, sig);
+        d.application.handleShutdownSignal(d.tag, sig);
       }
     }
 
     @Override
     public void handleRecoverOk(String consumerTag) {
       if (level == 0) {
-        application.handleRecoverOk(tag);
+        d.application.handleRecoverOk(d.tag);
       }
     }
 
     @Override
     public void handleDelivery(
         String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
-      lock.lock();
+      d.lock.lock();
       try {
-        if (stopped) {
+        if (d.stopped) {
           return;
         }
-        long now = ticker.nanos();
-        held.add(new LaneJob(level, envelope, properties, body, now, generation));
-        stats.laneHeldChanged(1);
+        long now = d.ticker.nanos();
+        d.hold(new LaneJob(level, envelope, properties, body, now, d.generation));
         heldPerLane[level]++;
         if (forecast != null) {
           forecast.delivered(level, now);
@@ -540,9 +424,8 @@ final class LanesConsumer implements LanesConsumption {
           // One of the deliveries the lane was expected to send has come.
           expectedPerLane[level]--;
         }
-        wakeup.signalAll();
       } finally {
-        lock.unlock();
+        d.lock.unlock();
       }
     }
   }

@@ -72,13 +72,14 @@ final class LanesConsumerRegistry {
             : LanesConsumer::new;
     LanesConsumption consumer =
         factory.create(
-            delegate,
-            layout,
-            options,
-            new TimedConsumer(callback, tracker, autoAck),
-            consumerTag,
-            autoAck,
-            prefetch);
+            new LanesConsumeRequest(
+                delegate,
+                layout,
+                options,
+                new TimedConsumer(callback, tracker, autoAck),
+                consumerTag,
+                autoAck,
+                prefetch));
     consumers.put(consumer.tag(), consumer);
     try {
       return consumer.start(noLocal, exclusive, arguments);

@@ -1,7 +1,5 @@
 package io.harbinger.rabbit;
 
-import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Consumer;
 import java.io.IOException;
 import java.util.Map;
 
@@ -17,14 +15,7 @@ interface LanesConsumption {
   /** Creates the consumer of one logical lanes queue; the constructors of both kinds. */
   @FunctionalInterface
   interface Factory {
-    LanesConsumption create(
-        Channel delegate,
-        LaneLayout layout,
-        ChannelOptions options,
-        Consumer application,
-        String consumerTag,
-        boolean autoAck,
-        int applicationPrefetch);
+    LanesConsumption create(LanesConsumeRequest request);
   }
 
   /** Returns the consumer tag the application sees. */

@@ -2,33 +2,16 @@ package io.harbinger.rabbit;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
-import com.rabbitmq.client.impl.recovery.AutorecoveringChannel;
-import com.rabbitmq.client.impl.recovery.RecoveryAwareChannelN;
-import io.harbinger.predictor.Keys;
-import io.harbinger.predictor.Ticker;
-import io.harbinger.scheduler.Aging;
-import io.harbinger.scheduler.KeyedCostAverage;
-import io.harbinger.scheduler.LevelArbiter;
-import io.harbinger.scheduler.SchedulerConfig;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,29 +22,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Implementation notes (seed paper section 3.7, served the way the production-flow replay's
  * lanes arms assume: a free worker takes the head of the level the selector picks). While the
- * application has fewer unsettled hand-offs than its prefetch, the dispatcher asks the scheduling
- * core's {@link LevelArbiter} for a level among the lanes not yet found empty in this round and
- * takes that lane's next message with {@code basic.get} (manual acknowledgement); an empty lane
- * drops out of the round and the arbiter is asked again. A lane found empty is reported to the
- * arbiter as activated before it is tried again, so that an idle level banks no credit. When every
- * lane is empty, the consumer subscribes to every lane with prefetch 1 and waits; it hands over
+ * application has room ({@link LaneDispatch}), the dispatcher asks the scheduling core's arbiter
+ * for a level among the lanes not yet found empty in this round and takes that lane's next message
+ * with {@code basic.get} (manual acknowledgement); an empty lane drops out of the round and the
+ * arbiter is asked again. A lane found empty is reported to the arbiter as activated before it is
+ * tried again, so that an idle level banks no credit. When every lane is empty, the consumer
+ * subscribes to every lane with prefetch 1 and waits ({@link LaneSubscriptions}); it hands over
  * what arrives and, from then on, pulls again and cancels the subscriptions. A thread of its own
  * subscribes and cancels, so no hand-over waits for those calls; what reaches the consumer while it
- * cancels is held in {@link HeldDeliveries}, handed over before the lanes are tried again and aged
- * as in {@link LanesConsumer}.
- *
- * <p>Taking ahead. A {@code basic.get} is a round trip, and on a quorum queue a consensus write, so
- * a worker would idle a round trip (and one more per empty lane tried) between jobs. While the
- * application is full and nothing is held, the subscriber thread takes the next message ahead
- * shortly before the running job is expected to end: at its hand-off plus the running average of
- * its key's jobs (producer and job type, as the reports key them; else of its level's jobs) less
- * one round trip per lane (the consumer's running average of its own {@code basic.get} calls), at
- * once behind a job shorter than that. The worker goes on at once, and the held message waits about
- * as long as those round trips when the job ends as expected, longer only by what the job overruns
- * that average. A level's average mixes its kinds of job, so behind a quick job of a level whose
- * average is long the worker would idle; the key's average times it. A job with neither average
- * yet, or a consumer that has not timed a {@code basic.get} yet, takes nothing ahead, and a free
- * consumer takes what arrives meanwhile.
+ * cancels is held, handed over before the lanes are tried again and aged as in {@link
+ * LanesConsumer}. While the application is full, that thread also takes the next message ahead,
+ * shortly before the running job is expected to end ({@link TakeAhead}).
  *
  * <p>Cost: one {@code basic.get} per message while the lanes have work, plus one per empty lane
  * tried before it; one consume and one cancel per lane each time the consumer goes idle and busy
@@ -72,115 +43,55 @@ import org.slf4j.LoggerFactory;
  * lane. With automatic acknowledgement on the application's side, each message is acknowledged when
  * it is handed over. When the application cancels, what is held goes back to its lane ({@code
  * basic.reject} with requeue); on a shutdown it is dropped (RabbitMQ redelivers it). On an
- * automatically recovering channel the consumer resumes after recovery: each subscription has a tag
- * of its own, and one that the client re-registers is adopted or cancelled, never duplicated.
+ * automatically recovering channel the consumer resumes after recovery.
  *
- * <p>Delivery tags across a recovery. The RabbitMQ client numbers a recovered channel's pushed
- * deliveries on from the highest tag it pushed before (its tag offset), so that a late settlement
- * of an old delivery is dropped instead of naming a new one; it does neither for {@code basic.get}.
- * So the consumer adds the channel's offset to each tag it takes, which the client takes off again
- * when the application settles it, and keeps the tags it had handed over, unsettled, when the
- * channel shut down: the wrapped channel drops a settlement of one of them ({@link #stale}), and
- * the consumer takes nothing new until each is settled or its handler has returned, so that no
- * stale tag can name a new delivery. A lane deleted while the consumer pulls closes the channel
- * ({@code basic.get} on a missing queue is a channel error), which the application hears as a
- * shutdown naming the lane.
+ * <p>Delivery tags across a recovery are numbered, and those handed over before a shutdown kept as
+ * stale, as {@link PulledTags} describes; the wrapped channel drops a settlement of a stale one
+ * ({@link #stale}). A lane deleted while the consumer pulls closes the channel ({@code basic.get}
+ * on a missing queue is a channel error), which the application hears as a shutdown naming the
+ * lane.
  *
  * <p>Thread safety: the dispatcher thread takes messages and runs the application's handler, the
  * subscriber thread takes messages ahead, subscribes and cancels, lane callbacks run on the
  * connection's consumer threads and settlements may come from any thread. All state is guarded by
- * one lock, never held while calling the application or RabbitMQ; subscribing and cancelling are
- * serialised by a second one.
+ * the one lock of its {@link LaneDispatch}, never held while calling the application or RabbitMQ;
+ * subscribing and cancelling are serialised by a second one.
  */
-final class PullingLanesConsumer implements LanesConsumption {
+final class PullingLanesConsumer implements LanesConsumption, LaneSubscriptions.Listener {
 
   private static final Logger LOG = LoggerFactory.getLogger(PullingLanesConsumer.class);
 
-  /** EWMA weight of one {@code basic.get} round trip. */
-  private static final double GET_WEIGHT = 0.2;
-
-  /** The most keys whose running cost a consumer keeps for timing what it takes ahead. */
-  static final int MAX_COST_KEYS = 1024;
-
+  private final LaneDispatch d;
   private final Channel delegate;
   private final LaneLayout layout;
-  private final Consumer application;
-  private final String tag;
-  private final boolean autoAck;
-  private final int maxUnsettled;
-  private final AdapterStats stats;
-  private final Ticker ticker;
-  private final String jobTypeHeader;
-  private final KeyedCostAverage keyCosts = new KeyedCostAverage(MAX_COST_KEYS);
+  private final TakeAhead ahead;
+  private final LaneSubscriptions subscriptions;
   private final int allLanes;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition wakeup = lock.newCondition();
-  private final Object subscriptionCalls = new Object();
-  private final NavigableMap<Long, LaneJob> handed = new TreeMap<>();
-  private final TreeSet<Long> staleTags = new TreeSet<>();
-  private final LevelArbiter arbiter;
-  private final Aging aging;
-  private final HeldDeliveries held;
-  private final long agingIntervalNanos;
-  private final String[] subscriptionTags;
-  private final List<String> strays = new ArrayList<>();
+  private final PulledTags pulledTags = new PulledTags();
   private final ShutdownListener shutdownListener = this::channelShutdown;
   private final RecoveryListener recoveryListener = new ChannelRecovery();
-  private boolean noLocal;
-  private Map<String, Object> arguments;
   private int emptyLanes;
   private boolean idle;
-  private boolean aheadPlanned;
-  private long aheadAtNanos;
   private boolean aheadInFlight;
-  private double getNanos = Double.NaN;
-  private long subscriptions;
-  private long generation;
-  private boolean stopped;
   private boolean cancelled;
   private boolean channelDown;
-  private boolean shutdownForwarded;
-  private boolean cancelForwarded;
-  private long lastAgingNanos;
 
-  PullingLanesConsumer(
-      Channel delegate,
-      LaneLayout layout,
-      ChannelOptions channelOptions,
-      Consumer application,
-      String consumerTag,
-      boolean autoAck,
-      int applicationPrefetch) {
-    LaneOptions options = channelOptions.lanes();
-    if (!autoAck && applicationPrefetch <= 0) {
+  PullingLanesConsumer(LanesConsumeRequest request) {
+    if (!request.autoAck() && request.prefetch() <= 0) {
       throw new IllegalArgumentException(
           "pulling lanes needs a consumer prefetch (basicQos) or automatic acknowledgement");
     }
-    this.delegate = delegate;
-    this.layout = layout;
-    SchedulerConfig config = options.schedulerConfig(layout.levels());
-    this.application = application;
-    this.tag =
-        consumerTag == null || consumerTag.isEmpty()
-            ? "harbinger-lanes-" + UUID.randomUUID()
-            : consumerTag;
-    this.autoAck = autoAck;
-    this.maxUnsettled = autoAck ? 1 : applicationPrefetch;
-    this.stats = channelOptions.stats();
-    this.ticker = channelOptions.ticker();
-    this.jobTypeHeader = channelOptions.jobTypeHeader();
+    this.d = new LaneDispatch(request, level -> {});
+    this.delegate = d.delegate;
+    this.layout = d.layout;
+    this.ahead = new TakeAhead(request.options().jobTypeHeader(), layout.levels());
+    this.subscriptions = new LaneSubscriptions(d, this);
     this.allLanes = (1 << layout.levels()) - 1;
-    this.agingIntervalNanos = options.agingInterval().toNanos();
-    this.arbiter = new LevelArbiter(layout.levels(), config.newSelector());
-    this.aging = config.newAging();
-    this.held = new HeldDeliveries(layout.levels(), level -> {});
-    this.subscriptionTags = new String[layout.levels()];
-    this.lastAgingNanos = ticker.nanos();
   }
 
   @Override
   public String tag() {
-    return tag;
+    return d.tag;
   }
 
   @Override
@@ -194,66 +105,52 @@ final class PullingLanesConsumer implements LanesConsumption {
               + " lanes only while they are empty, so it cannot hold them exclusively");
     }
     LaneCheck.requireLanes(delegate, layout);
-    this.noLocal = noLocal;
-    this.arguments = arguments == null ? null : new HashMap<>(arguments);
+    subscriptions.configure(noLocal, arguments);
     delegate.basicQos(1, false);
     delegate.addShutdownListener(shutdownListener);
     if (delegate instanceof Recoverable r) {
       r.addRecoveryListener(recoveryListener);
     }
-    Thread dispatcher = new Thread(this::dispatch, "harbinger-lanes-" + layout.queue());
-    dispatcher.setDaemon(true);
-    Thread subscriber = new Thread(this::subscribe, "harbinger-lanes-sub-" + layout.queue());
-    subscriber.setDaemon(true);
-    dispatcher.start();
-    subscriber.start();
-    application.handleConsumeOk(tag);
-    return tag;
+    d.startThread(this::dispatch, "harbinger-lanes-");
+    d.startThread(this::subscribe, "harbinger-lanes-sub-");
+    d.application.handleConsumeOk(d.tag);
+    return d.tag;
   }
 
   @Override
   public void cancel() throws IOException {
-    lock.lock();
+    d.lock.lock();
     try {
       if (cancelled) {
         return;
       }
       cancelled = true;
-      stopped = true;
-      wakeup.signalAll();
+      d.stopped = true;
+      d.wakeup.signalAll();
     } finally {
-      lock.unlock();
+      d.lock.unlock();
     }
     IOException failure = null;
-    synchronized (subscriptionCalls) {
-      try {
-        cancelSubscriptions(true);
-      } catch (IOException e) {
-        failure = e;
-      }
-    }
-    List<LaneJob> returned = new ArrayList<>();
-    lock.lock();
     try {
-      for (int level = 0; level < layout.levels(); level++) {
-        for (LaneJob job = held.poll(level); job != null; job = held.poll(level)) {
-          returned.add(job);
-        }
-      }
-      if (!returned.isEmpty()) {
-        stats.laneHeldChanged(-returned.size());
-      }
+      subscriptions.cancelAll();
+    } catch (IOException e) {
+      failure = e;
+    }
+    List<LaneJob> returned;
+    d.lock.lock();
+    try {
+      returned = d.takeAllHeld();
     } finally {
-      lock.unlock();
+      d.lock.unlock();
     }
     for (LaneJob job : returned) {
-      giveBack(job);
+      giveBack(job.envelope.getDeliveryTag());
     }
     delegate.removeShutdownListener(shutdownListener);
     if (delegate instanceof Recoverable r) {
       r.removeRecoveryListener(recoveryListener);
     }
-    application.handleCancelOk(tag);
+    d.application.handleCancelOk(d.tag);
     if (failure != null) {
       throw failure;
     }
@@ -261,103 +158,62 @@ final class PullingLanesConsumer implements LanesConsumption {
 
   @Override
   public void settled(long deliveryTag, boolean multiple) {
-    lock.lock();
-    try {
-      long now = ticker.nanos();
-      if (LaneJob.settle(handed, deliveryTag, multiple, job -> completed(job, now))) {
-        wakeup.signalAll();
-      }
-    } finally {
-      lock.unlock();
-    }
+    d.settled(deliveryTag, multiple, this::completed);
   }
 
   @Override
   public boolean stale(long deliveryTag, boolean multiple) {
-    lock.lock();
+    d.lock.lock();
     try {
-      if (staleTags.isEmpty()) {
+      if (pulledTags.none()) {
         return false;
       }
-      boolean stale;
-      if (multiple) {
-        var head = staleTags.headSet(deliveryTag, true);
-        stale = !head.isEmpty();
-        head.clear();
-      } else {
-        stale = staleTags.remove(deliveryTag);
-      }
-      if (staleTags.isEmpty()) {
-        wakeup.signalAll();
+      boolean stale = pulledTags.settle(deliveryTag, multiple);
+      if (pulledTags.none()) {
+        d.wakeup.signalAll();
       }
       return stale;
     } finally {
-      lock.unlock();
+      d.lock.unlock();
     }
   }
 
   private void completed(LaneJob job, long nowNanos) {
-    if (job.generation == generation) {
+    if (job.generation == d.generation) {
       finished(job, nowNanos);
     }
   }
 
   /** Books a job's duration for its level and its key. Under the lock. */
   private void finished(LaneJob job, long nowNanos) {
-    long took = nowNanos - job.handedNanos;
-    arbiter.finished(job.pulledLevel, took);
-    if (job.costKey != null && !job.costKey.isEmpty()) {
-      keyCosts.add(job.costKey, took);
-    }
+    ahead.finished(job, d.finished(job, nowNanos));
   }
 
   @Override
   public void recovered() {
-    lock.lock();
-    try {
-      handed.clear();
-      wakeup.signalAll();
-    } finally {
-      lock.unlock();
-    }
-    application.handleRecoverOk(tag);
+    d.recovered();
+    d.application.handleRecoverOk(d.tag);
   }
 
   @Override
   public void stop() {
-    lock.lock();
+    d.lock.lock();
     try {
-      stopped = true;
-      dropHeld();
-      handed.clear();
-      staleTags.clear();
-      wakeup.signalAll();
+      d.stop();
+      pulledTags.clear();
     } finally {
-      lock.unlock();
+      d.lock.unlock();
     }
   }
 
   @Override
   public int held() {
-    lock.lock();
-    try {
-      return held.size();
-    } finally {
-      lock.unlock();
-    }
+    return d.heldCount();
   }
 
-  /** Drops what is held and starts a new generation of delivery tags. Under the lock. */
-  private void dropHeld() {
-    int dropped = held.clear();
-    if (dropped > 0) {
-      stats.laneHeldChanged(-dropped);
-    }
-    generation++;
-  }
-
-  private boolean hasRoom() {
-    return handed.size() < maxUnsettled;
+  /** Whether the application is full: a take-ahead is wanted behind its job. Under the lock. */
+  private boolean full() {
+    return d.autoAck || !d.hasRoom();
   }
 
   private void dispatch() {
@@ -366,23 +222,20 @@ final class PullingLanesConsumer implements LanesConsumption {
       LaneJob job = null;
       int lane = -1;
       long generationAtGet;
-      lock.lock();
+      d.lock.lock();
       try {
         while (true) {
-          if (stopped) {
+          if (d.stopped) {
             return;
           }
-          long now = ticker.nanos();
-          if (now - lastAgingNanos >= agingIntervalNanos) {
-            aging.pass(held, now);
-            lastAgingNanos = now;
-          }
+          long now = d.ticker.nanos();
+          d.age(now);
           // A message being taken ahead is waited for, so that a lane's messages keep their order.
-          if (!channelDown && staleTags.isEmpty() && hasRoom() && !aheadInFlight) {
-            int heldMask = held.nonEmptyMask();
+          if (!channelDown && pulledTags.none() && d.hasRoom() && !aheadInFlight) {
+            int heldMask = d.held.nonEmptyMask();
             if (heldMask != 0) {
               // Taken ahead, or reached the consumer while it subscribed or cancelled.
-              job = take(arbiter.next(heldMask), now);
+              job = take(d.arbiter.next(heldMask), now);
               break;
             }
             if (!idle) {
@@ -391,24 +244,21 @@ final class PullingLanesConsumer implements LanesConsumption {
                 // Every lane is empty: subscribe to them all and wait for what comes.
                 idle = true;
                 round = allLanes;
-                wakeup.signalAll();
+                d.wakeup.signalAll();
                 continue;
               }
-              for (int fresh = candidates & emptyLanes; fresh != 0; fresh &= fresh - 1) {
-                arbiter.activated(Integer.numberOfTrailingZeros(fresh));
-              }
-              lane = arbiter.next(candidates);
+              lane = pick(candidates);
               break;
             }
           }
-          wakeup.await(agingIntervalNanos, TimeUnit.NANOSECONDS);
+          d.wakeup.await(d.agingIntervalNanos, TimeUnit.NANOSECONDS);
         }
-        generationAtGet = generation;
+        generationAtGet = d.generation;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       } finally {
-        lock.unlock();
+        d.lock.unlock();
       }
       if (job == null) {
         GetResponse response;
@@ -420,9 +270,9 @@ final class PullingLanesConsumer implements LanesConsumption {
           }
           continue;
         }
-        lock.lock();
+        d.lock.lock();
         try {
-          long now = ticker.nanos();
+          long now = d.ticker.nanos();
           if (response == null) {
             round &= ~(1 << lane);
             emptyLanes |= 1 << lane;
@@ -436,19 +286,19 @@ final class PullingLanesConsumer implements LanesConsumption {
                   response.getBody(),
                   now,
                   generationAtGet);
-          if (generationAtGet != generation) {
+          if (generationAtGet != d.generation) {
             // The channel shut down meanwhile: the tag is stale and RabbitMQ redelivers the
             // message.
             continue;
           }
-          if (stopped) {
+          if (d.stopped) {
             job = null;
           } else {
             emptyLanes &= ~(1 << lane);
             handOff(job, lane, now);
           }
         } finally {
-          lock.unlock();
+          d.lock.unlock();
         }
         if (job == null) {
           // Taken after the application cancelled: back to its lane.
@@ -457,38 +307,45 @@ final class PullingLanesConsumer implements LanesConsumption {
         }
       }
       round = allLanes;
-      boolean returned = LaneHandOff.run(delegate, application, tag, job, autoAck, layout.queue());
-      lock.lock();
+      boolean returned = d.deliver(job);
+      d.lock.lock();
       try {
-        if (returned && autoAck) {
+        if (returned && d.autoAck) {
           // The job's cost is the handler's duration when the consumer acknowledges itself.
-          finished(job, ticker.nanos());
+          finished(job, d.ticker.nanos());
         }
-        if (job.generation != generation
-            && staleTags.remove(job.envelope.getDeliveryTag())
-            && staleTags.isEmpty()) {
+        if (job.generation != d.generation
+            && pulledTags.handlerReturned(job.envelope.getDeliveryTag())) {
           // The channel shut down under the handler, which has returned: its tag is no longer
           // waited for.
-          wakeup.signalAll();
+          d.wakeup.signalAll();
         }
       } finally {
-        lock.unlock();
+        d.lock.unlock();
       }
     }
   }
 
+  /**
+   * Asks the arbiter for a lane among the candidates, first telling it of those found empty since,
+   * which may hold messages again. Under the lock.
+   */
+  private int pick(int candidates) {
+    for (int fresh = candidates & emptyLanes; fresh != 0; fresh &= fresh - 1) {
+      d.arbiter.activated(Integer.numberOfTrailingZeros(fresh));
+    }
+    return d.arbiter.next(candidates);
+  }
+
   /** Holds a message taken ahead or delivered by a subscription. Under the lock. */
   private void hold(LaneJob job) {
-    held.add(job);
-    stats.laneHeldChanged(1);
+    d.hold(job);
     emptyLanes &= ~(1 << job.lane);
-    wakeup.signalAll();
   }
 
   /** Takes the head of a held level and hands it off. Under the lock. */
   private LaneJob take(int level, long nowNanos) {
-    LaneJob job = held.poll(level);
-    stats.laneHeldChanged(-1);
+    LaneJob job = d.takeHeld(level);
     emptyLanes &= ~(1 << job.lane);
     handOff(job, level, nowNanos);
     return job;
@@ -499,98 +356,32 @@ final class PullingLanesConsumer implements LanesConsumption {
    * message to be taken ahead. Under the lock.
    */
   private void handOff(LaneJob job, int level, long nowNanos) {
-    arbiter.started(level, Double.NaN);
-    job.pulledLevel = level;
-    job.handedNanos = nowNanos;
-    job.costKey = costKey(job.properties);
-    stats.laneHandedOff(nowNanos - job.receivedNanos);
-    if (!autoAck) {
-      handed.put(job.envelope.getDeliveryTag(), job);
-    }
+    job.costKey = ahead.costKey(job.properties);
+    d.handOff(job, level, nowNanos);
     if (idle) {
       idle = false;
-      wakeup.signalAll();
+      d.wakeup.signalAll();
     }
-    planAhead(job, nowNanos);
-  }
-
-  /** The key of a delivery for its running cost: producer ({@code user-id}) and job type. */
-  private String costKey(AMQP.BasicProperties properties) {
-    if (properties == null) {
-      return Keys.NO_KEY;
-    }
-    return Keys.of(
-        properties.getUserId(), DeliveryTracker.jobType(properties.getHeaders(), jobTypeHeader));
-  }
-
-  /**
-   * Plans to take the next message while the application runs a job, when the application is then
-   * full and nothing is held: shortly before the job is expected to end, so that the worker does
-   * not idle the round trips of a {@code basic.get} between jobs while the message held meanwhile
-   * waits little. The job is expected to take its key's running average, else its level's. Under
-   * the lock.
-   */
-  private void planAhead(LaneJob job, long nowNanos) {
-    double average = keyCosts.averageMillis(job.costKey) * 1e6;
-    if (Double.isNaN(average)) {
-      average = arbiter.averageCostMillis(job.pulledLevel) * 1e6;
-    }
-    aheadPlanned =
-        (autoAck || handed.size() >= maxUnsettled)
-            && held.size() == 0
-            && !Double.isNaN(average)
-            && !Double.isNaN(getNanos);
-    if (aheadPlanned) {
-      double lead = getNanos * layout.levels();
-      aheadAtNanos = nowNanos + (long) Math.max(0, average - lead);
-      wakeup.signalAll();
+    boolean wanted = full() && d.held.size() == 0;
+    if (ahead.plan(job, wanted, d.arbiter.averageCostMillis(job.pulledLevel))) {
+      d.wakeup.signalAll();
     }
   }
 
-  /** Whether a planned take-ahead is due. Under the lock. */
-  private boolean aheadDue(long nowNanos) {
-    return aheadPlanned && nowNanos - aheadAtNanos >= 0;
-  }
-
-  /**
-   * Takes a lane's next message, its tag numbered as the client numbers pushed deliveries (plus the
-   * channel's tag offset after a recovery), and keeps the running average of the round trip.
-   */
+  /** Takes a lane's next message and books the round trip. */
   private GetResponse timedGet(int lane) throws IOException {
-    long start = ticker.nanos();
+    long start = d.ticker.nanos();
     GetResponse response = delegate.basicGet(layout.laneName(lane), false);
-    long took = ticker.nanos() - start;
-    stats.increment(response == null ? Counter.LANE_EMPTY_GET : Counter.LANE_GET);
-    long offset = tagOffset(delegate);
-    if (response != null && offset != 0) {
-      Envelope e = response.getEnvelope();
-      response =
-          new GetResponse(
-              new Envelope(
-                  e.getDeliveryTag() + offset, e.isRedeliver(), e.getExchange(), e.getRoutingKey()),
-              response.getProps(),
-              response.getBody(),
-              response.getMessageCount());
-    }
-    lock.lock();
+    long took = d.ticker.nanos() - start;
+    d.stats.increment(response == null ? Counter.LANE_EMPTY_GET : Counter.LANE_GET);
+    response = PulledTags.numbered(delegate, response);
+    d.lock.lock();
     try {
-      getNanos = Double.isNaN(getNanos) ? took : getNanos + GET_WEIGHT * (took - getNanos);
+      ahead.timedGet(took);
     } finally {
-      lock.unlock();
+      d.lock.unlock();
     }
     return response;
-  }
-
-  /**
-   * The offset the RabbitMQ client subtracts from a settled tag on an automatically recovering
-   * channel (the highest tag it pushed on the channel before each recovery), or 0.
-   */
-  static long tagOffset(Channel channel) {
-    if (channel instanceof AutorecoveringChannel recovering
-        && recovering.getDelegate() instanceof RecoveryAwareChannelN aware) {
-      return aware.getActiveDeliveryTagOffset();
-    }
-    return 0;
   }
 
   /**
@@ -603,69 +394,66 @@ final class PullingLanesConsumer implements LanesConsumption {
     while (true) {
       int lane;
       long generationAtGet;
-      lock.lock();
+      d.lock.lock();
       try {
-        int candidates = round & ~held.nonEmptyMask();
-        if (stopped
+        int candidates = round & ~d.held.nonEmptyMask();
+        if (d.stopped
             || channelDown
-            || !staleTags.isEmpty()
+            || !pulledTags.none()
             || idle
-            || held.size() > 0
-            || !(autoAck || handed.size() >= maxUnsettled)
+            || d.held.size() > 0
+            || !full()
             || candidates == 0) {
           return;
         }
-        for (int fresh = candidates & emptyLanes; fresh != 0; fresh &= fresh - 1) {
-          arbiter.activated(Integer.numberOfTrailingZeros(fresh));
-        }
-        lane = arbiter.next(candidates);
-        generationAtGet = generation;
+        lane = pick(candidates);
+        generationAtGet = d.generation;
         aheadInFlight = true;
       } finally {
-        lock.unlock();
+        d.lock.unlock();
       }
       GetResponse response;
       try {
         response = timedGet(lane);
       } catch (IOException | RuntimeException e) {
-        lock.lock();
+        d.lock.lock();
         try {
           aheadInFlight = false;
-          wakeup.signalAll();
+          d.wakeup.signalAll();
         } finally {
-          lock.unlock();
+          d.lock.unlock();
         }
         throw e;
       }
       boolean giveBack = false;
-      lock.lock();
+      d.lock.lock();
       try {
         // Cleared together with holding what came, so the dispatcher never takes a later one first.
         aheadInFlight = false;
-        wakeup.signalAll();
+        d.wakeup.signalAll();
         if (response == null) {
           round &= ~(1 << lane);
           emptyLanes |= 1 << lane;
           continue;
         }
-        if (generationAtGet != generation) {
+        if (generationAtGet != d.generation) {
           return;
         }
-        if (stopped) {
+        if (d.stopped) {
           giveBack = true;
         } else {
-          stats.increment(Counter.LANE_TAKEN_AHEAD);
+          d.stats.increment(Counter.LANE_TAKEN_AHEAD);
           hold(
               new LaneJob(
                   lane,
                   response.getEnvelope(),
                   response.getProps(),
                   response.getBody(),
-                  ticker.nanos(),
+                  d.ticker.nanos(),
                   generationAtGet));
         }
       } finally {
-        lock.unlock();
+        d.lock.unlock();
       }
       if (giveBack) {
         giveBack(response.getEnvelope().getDeliveryTag());
@@ -679,26 +467,25 @@ final class PullingLanesConsumer implements LanesConsumption {
    * (false).
    */
   private boolean awaitChannel(Exception e) {
-    lock.lock();
+    d.lock.lock();
     try {
-      if (stopped) {
+      if (d.stopped) {
         return false;
       }
       LOG.debug("lanes queue '{}': a call on the channel failed; waiting", layout.queue(), e);
-      wakeup.await(agingIntervalNanos, TimeUnit.NANOSECONDS);
-      return !stopped;
+      d.wakeup.await(d.agingIntervalNanos, TimeUnit.NANOSECONDS);
+      return !d.stopped;
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
       return false;
     } finally {
-      lock.unlock();
+      d.lock.unlock();
     }
   }
 
-  private void giveBack(LaneJob job) {
-    giveBack(job.envelope.getDeliveryTag());
-  }
-
+  /**
+   * Returns a delivery to its lane ({@code basic.reject} with requeue) while the channel is open.
+   */
   private void giveBack(long deliveryTag) {
     if (!delegate.isOpen()) {
       return;
@@ -717,46 +504,41 @@ final class PullingLanesConsumer implements LanesConsumption {
   private void subscribe() {
     while (true) {
       boolean want;
-      boolean ahead;
-      lock.lock();
+      boolean takeAhead;
+      d.lock.lock();
       try {
-        while (!stopped
+        while (!d.stopped
             && (channelDown
-                || (!aheadDue(ticker.nanos()) && strays.isEmpty() && subscribedAsWanted()))) {
-          if (aheadPlanned) {
+                || (!ahead.due(d.ticker.nanos())
+                    && !subscriptions.hasStrays()
+                    && subscriptions.asWanted(idle)))) {
+          if (ahead.planned()) {
             // Woken by the clock for the take-ahead, checked at least every aging interval.
-            long left = Math.min(aheadAtNanos - ticker.nanos(), agingIntervalNanos);
-            wakeup.await(Math.max(left, 1), TimeUnit.NANOSECONDS);
+            long left = Math.min(ahead.atNanos() - d.ticker.nanos(), d.agingIntervalNanos);
+            d.wakeup.await(Math.max(left, 1), TimeUnit.NANOSECONDS);
           } else {
-            wakeup.await();
+            d.wakeup.await();
           }
         }
-        if (stopped) {
+        if (d.stopped) {
           return;
         }
         want = idle;
-        ahead = aheadDue(ticker.nanos());
-        if (ahead) {
-          aheadPlanned = false;
+        takeAhead = ahead.due(d.ticker.nanos());
+        if (takeAhead) {
+          ahead.started();
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
       } finally {
-        lock.unlock();
+        d.lock.unlock();
       }
       try {
-        if (ahead) {
+        if (takeAhead) {
           takeAhead();
         }
-        synchronized (subscriptionCalls) {
-          if (want) {
-            subscribeAll();
-          } else {
-            cancelSubscriptions(false);
-          }
-          cancelStrays();
-        }
+        subscriptions.update(want, () -> !d.stopped && idle);
       } catch (IOException | RuntimeException e) {
         if (!awaitChannel(e)) {
           return;
@@ -765,124 +547,21 @@ final class PullingLanesConsumer implements LanesConsumption {
     }
   }
 
-  /** Whether every lane is subscribed while idle, and none while pulling. Under the lock. */
-  private boolean subscribedAsWanted() {
-    for (String t : subscriptionTags) {
-      if ((t != null) != idle) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Subscribes every lane not subscribed yet, while the dispatcher still waits. */
-  private void subscribeAll() throws IOException {
-    for (int lane = 0; lane < layout.levels(); lane++) {
-      String laneTag;
-      lock.lock();
-      try {
-        if (stopped || !idle || subscriptionTags[lane] != null) {
-          continue;
-        }
-        laneTag = tag + LaneLayout.LANE_SUFFIX + lane + "." + ++subscriptions;
-      } finally {
-        lock.unlock();
-      }
-      delegate.basicConsume(
-          layout.laneName(lane), false, laneTag, noLocal, false, arguments, new LaneConsumer(lane));
-      lock.lock();
-      try {
-        if (subscriptionTags[lane] == null) {
-          subscriptionTags[lane] = laneTag;
-        } else if (!subscriptionTags[lane].equals(laneTag)) {
-          strays.add(laneTag);
-        }
-      } finally {
-        lock.unlock();
-      }
-    }
-  }
-
-  /** Cancels every lane's subscription, or (unless {@code all}) only while the dispatcher pulls. */
-  private void cancelSubscriptions(boolean all) throws IOException {
-    for (int lane = 0; lane < layout.levels(); lane++) {
-      String laneTag;
-      lock.lock();
-      try {
-        laneTag = subscriptionTags[lane];
-        if (laneTag == null || (!all && idle && !stopped)) {
-          continue;
-        }
-      } finally {
-        lock.unlock();
-      }
-      cancelTag(laneTag);
-      lock.lock();
-      try {
-        if (laneTag.equals(subscriptionTags[lane])) {
-          subscriptionTags[lane] = null;
-        }
-      } finally {
-        lock.unlock();
-      }
-    }
-  }
-
-  private void cancelStrays() throws IOException {
-    while (true) {
-      String stray;
-      lock.lock();
-      try {
-        if (strays.isEmpty()) {
-          return;
-        }
-        stray = strays.get(0);
-      } finally {
-        lock.unlock();
-      }
-      cancelTag(stray);
-      lock.lock();
-      try {
-        strays.remove(stray);
-      } finally {
-        lock.unlock();
-      }
-    }
-  }
-
-  /** Cancels one subscription; one the client no longer knows (a channel recovered) is gone. */
-  private void cancelTag(String laneTag) throws IOException {
-    try {
-      delegate.basicCancel(laneTag);
-    } catch (IOException e) {
-      if (delegate.isOpen() && String.valueOf(e.getMessage()).contains("Unknown consumerTag")) {
-        return;
-      }
-      throw e;
-    }
-  }
-
   private void channelShutdown(ShutdownSignalException sig) {
     LOG.debug("lanes queue '{}': the channel shut down", layout.queue(), sig);
     boolean forward;
-    lock.lock();
+    d.lock.lock();
     try {
-      forward = !shutdownForwarded && !cancelled;
-      shutdownForwarded = true;
-      dropHeld();
-      staleTags.addAll(handed.keySet());
-      handed.clear();
-      if (!(delegate instanceof Recoverable) || sig.isInitiatedByApplication()) {
-        stopped = true;
-      } else {
+      pulledTags.shutDown(d.handed.keySet());
+      forward = d.shutDown(sig) && !cancelled;
+      if (d.recovers(sig)) {
         channelDown = true;
       }
-      wakeup.signalAll();
     } finally {
-      lock.unlock();
+      d.lock.unlock();
     }
     if (forward) {
-      application.handleShutdownSignal(tag, sig);
+      d.application.handleShutdownSignal(d.tag, sig);
     }
   }
 
@@ -891,13 +570,13 @@ final class PullingLanesConsumer implements LanesConsumption {
 
     @Override
     public void handleRecovery(Recoverable recoverable) {
-      lock.lock();
+      d.lock.lock();
       try {
         channelDown = false;
-        shutdownForwarded = false;
-        wakeup.signalAll();
+        d.shutdownForwarded = false;
+        d.wakeup.signalAll();
       } finally {
-        lock.unlock();
+        d.lock.unlock();
       }
     }
 
@@ -907,105 +586,54 @@ final class PullingLanesConsumer implements LanesConsumption {
     }
   }
 
-  /** The callbacks of one lane's subscription. */
-  private final class LaneConsumer implements Consumer {
-
-    private final int lane;
-
-    LaneConsumer(int lane) {
-      this.lane = lane;
-    }
-
-    @Override
-    public void handleConsumeOk(String consumerTag) {
-      // A subscription the client re-registered after recovery is adopted, or cancelled when the
-      // lane already has one.
-      lock.lock();
-      try {
-        if (consumerTag.equals(subscriptionTags[lane]) || strays.contains(consumerTag)) {
-          return;
-        }
-        if (subscriptionTags[lane] == null && !stopped) {
-          subscriptionTags[lane] = consumerTag;
-        } else {
-          strays.add(consumerTag);
-        }
-        wakeup.signalAll();
-      } finally {
-        lock.unlock();
-      }
-    }
-
-    @Override
-    public void handleCancelOk(String consumerTag) {
-      // The consumer's own cancels; the application hears its cancel-ok from cancel().
-    }
-
-    @Override
-    public void handleCancel(String consumerTag) {
-      boolean forward;
-      lock.lock();
-      try {
-        if (!consumerTag.equals(subscriptionTags[lane])) {
-          strays.remove(consumerTag);
-          return;
-        }
-        subscriptionTags[lane] = null;
-        forward = !cancelForwarded && !cancelled;
-        cancelForwarded = true;
-        stopped = true;
-        wakeup.signalAll();
-      } finally {
-        lock.unlock();
-      }
-      if (!forward) {
+  @Override
+  public void cancelled(int lane, String consumerTag) {
+    boolean forward;
+    d.lock.lock();
+    try {
+      if (!subscriptions.cancelledByBroker(lane, consumerTag)) {
         return;
       }
-      LOG.warn(
-          "RabbitMQ cancelled the subscription to lane '{}' of '{}' (was the lane deleted?);"
-              + " stopping the consumer",
-          layout.laneName(lane),
-          layout.queue());
-      synchronized (subscriptionCalls) {
-        try {
-          cancelSubscriptions(true);
-        } catch (IOException | RuntimeException ignored) {
-          // Already gone.
-        }
-      }
-      try {
-        application.handleCancel(tag);
-      } catch (IOException e) {
-        LOG.debug("the application's handleCancel threw", e);
-      }
+      forward = d.firstCancel() && !cancelled;
+      d.stopped = true;
+      d.wakeup.signalAll();
+    } finally {
+      d.lock.unlock();
     }
-
-    @Override
-    public void handleShutdownSignal(String consumerTag, ShutdownSignalException sig) {
-      // Heard by the channel's shutdown listener, which also hears it while nothing is subscribed.
+    if (!forward) {
+      return;
     }
-
-    @Override
-    public void handleRecoverOk(String consumerTag) {
-      // Forwarded once by recovered().
+    LOG.warn(
+        "RabbitMQ cancelled the subscription to lane '{}' of '{}' (was the lane deleted?);"
+            + " stopping the consumer",
+        layout.laneName(lane),
+        layout.queue());
+    try {
+      subscriptions.cancelAll();
+    } catch (IOException | RuntimeException ignored) {
+      // Already gone.
     }
+    try {
+      d.application.handleCancel(d.tag);
+    } catch (IOException e) {
+      LOG.debug("the application's handleCancel threw", e);
+    }
+  }
 
-    @Override
-    public void handleDelivery(
-        String consumerTag, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
-      boolean giveBack;
-      lock.lock();
-      try {
-        giveBack = cancelled;
-        if (!stopped) {
-          hold(new LaneJob(lane, envelope, properties, body, ticker.nanos(), generation));
-        }
-      } finally {
-        lock.unlock();
+  @Override
+  public void delivered(int lane, Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+    boolean giveBack;
+    d.lock.lock();
+    try {
+      giveBack = cancelled;
+      if (!d.stopped) {
+        hold(new LaneJob(lane, envelope, properties, body, d.ticker.nanos(), d.generation));
       }
-      if (giveBack) {
-        giveBack(envelope.getDeliveryTag());
-      }
+    } finally {
+      d.lock.unlock();
+    }
+    if (giveBack) {
+      giveBack(envelope.getDeliveryTag());
     }
   }
 }

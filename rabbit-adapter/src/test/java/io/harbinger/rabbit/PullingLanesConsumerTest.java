@@ -332,8 +332,8 @@ class PullingLanesConsumerTest {
     RecoveryAwareChannelN aware = mock(RecoveryAwareChannelN.class);
     when(recovering.getDelegate()).thenReturn(aware);
     when(aware.getActiveDeliveryTagOffset()).thenReturn(40L);
-    assertThat(PullingLanesConsumer.tagOffset(recovering)).isEqualTo(40);
-    assertThat(PullingLanesConsumer.tagOffset(delegate)).isZero();
+    assertThat(PulledTags.tagOffset(recovering)).isEqualTo(40);
+    assertThat(PulledTags.tagOffset(delegate)).isZero();
   }
 
   @Test
