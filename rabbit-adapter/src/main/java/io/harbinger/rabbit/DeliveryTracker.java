@@ -34,7 +34,7 @@ import java.util.zip.CRC32C;
  * redelivery is the censored observation (rabbitmq-facts section 3.1, tags after recovery). A
  * message's identity across redeliveries is its publish stamp and key; a message published without
  * the wrapper has no stamp, so its AMQP {@code message-id} stands in, or failing that a CRC-32C of
- * its body and its length. A message's stamp is read by {@link CompactStamp#read}: one that cannot
+ * its body and its length. A message's stamp is read by {@link StampHeader#read}: one that cannot
  * be read (malformed, from a newer producer, a level outside the options' levels) is still handed
  * to the handler and reported, at unknown level, and counted ({@link
  * AdapterStats#unreadableStamps()}). Censoring is per message, not per handler: every delivery that
@@ -288,7 +288,7 @@ final class DeliveryTracker {
       this.redelivered = redelivered;
       producer = user == null ? "" : user;
       jobType = jobType(headers, jobTypeHeader);
-      CompactStamp.Reading stamp = CompactStamp.read(headers, levels);
+      StampHeader.Reading stamp = StampHeader.read(headers, levels);
       if (!stamp.understood()) {
         stats.increment(Counter.UNREADABLE_STAMP);
       }

@@ -25,28 +25,28 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Implementation notes. Publish: the three {@code basicPublish} overloads with a {@code byte[]}
  * body fill in the defaults ({@code mandatory} and {@code immediate} false, as the RabbitMQ
- * client's own channel does) and, with the {@link ByteBuffer} overload, funnel into one publish,
- * which replaces the caller's properties with {@link PublishStamper#stamp} (or, for a logical lanes
- * queue, picks the lane with {@link PublishStamper#stampLane}) and calls the delegate's overload
- * with all the parameters of that body type, so mandatory, immediate, write listeners, confirms and
- * transactions behave as without the wrapper. Consume: the twenty {@code basicConsume} overloads
- * fill in the defaults (consumer tag {@code ""}, {@code noLocal} and {@code exclusive} false, no
- * arguments) and turn a {@link DeliverCallback} and its companions into a {@link Consumer} ({@link
- * CallbackConsumer}), as the client does, and funnel into the overload with all parameters: it
- * consumes a logical lanes queue's lanes ({@link LanesConsumerRegistry}), or wraps the consumer
- * around the {@link DeliveryTracker} ({@link TimedConsumer}) and calls the delegate's overload with
- * all parameters; every other consumer callback is forwarded unchanged (the rabbitmq-java-client
- * {@code ObservationConsumer} pattern). Settle: {@code basicAck}, {@code basicNack} and {@code
- * basicReject} call the delegate first, unchanged, and record the settlement only once it returned.
- * Prefetch: {@code basicQos} is recorded so that a consumer that defeats reordering is reported by
- * {@link PrefetchGuard}. Returns: a publish that may come back ({@code mandatory} or {@code
- * immediate}) is remembered by {@link ReturnedMessages}, and return listeners are handed the
- * caller's properties. Identity: when RabbitMQ closes the channel because the stamped {@code
- * user-id} is not the connection's user (406), the wrapper logs it once at ERROR and every later
- * publish fails with an {@link IOException} that names the user and the fix, instead of the
- * client's bare "channel is already closed". Automatic recovery: an {@code AutorecoveringChannel}
- * keeps its identity across recovery and re-registers the wrapped consumers itself; the tracker
- * forgets unsettled deliveries on shutdown because their tags are stale.
+ * client's own channel does) and, with the {@link ByteBuffer} overload, funnel into {@link
+ * StampingPublisher#publish}, which stamps the caller's properties, picks the lane of a logical
+ * lanes queue and calls the delegate's overload with all the parameters of that body type, so
+ * mandatory, immediate, write listeners, confirms and transactions behave as without the wrapper.
+ * Consume: the twenty {@code basicConsume} overloads fill in the defaults (consumer tag {@code ""},
+ * {@code noLocal} and {@code exclusive} false, no arguments) and turn a {@link DeliverCallback} and
+ * its companions into a {@link Consumer} ({@link CallbackConsumer}), as the client does, and funnel
+ * into the overload with all parameters: it consumes a logical lanes queue's lanes ({@link
+ * LanesConsumerRegistry}), or wraps the consumer around the {@link DeliveryTracker} ({@link
+ * TimedConsumer}) and calls the delegate's overload with all parameters; every other consumer
+ * callback is forwarded unchanged (the rabbitmq-java-client {@code ObservationConsumer} pattern).
+ * Settle: {@code basicAck}, {@code basicNack} and {@code basicReject} call the delegate first,
+ * unchanged, and record the settlement only once it returned. Prefetch: {@code basicQos} is
+ * recorded so that a consumer that defeats reordering is reported by {@link PrefetchGuard}.
+ * Returns: a publish that may come back ({@code mandatory} or {@code immediate}) is remembered
+ * ({@link ReturnedMessages}), and return listeners are handed the caller's properties. Identity:
+ * when RabbitMQ closes the channel because the stamped {@code user-id} is not the connection's user
+ * (406), the wrapper logs it once at ERROR and every later publish fails with an {@link
+ * IOException} that names the user and the fix, instead of the client's bare "channel is already
+ * closed". Automatic recovery: an {@code AutorecoveringChannel} keeps its identity across recovery
+ * and re-registers the wrapped consumers itself; the tracker forgets unsettled deliveries on
+ * shutdown because their tags are stale.
  *
  * <p>Thread safety: as the delegate; the wrapper's own state is concurrent and lock-free, except
  * {@link Requeues}, touched only on requeues and redeliveries.
@@ -56,9 +56,8 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
   private static final Logger LOG = LoggerFactory.getLogger(PredictiveChannel.class);
 
   private final ChannelOptions options;
-  private final ReturnedMessages returns = new ReturnedMessages(1024);
   private volatile String identityFailure;
-  private final PublishStamper stamper;
+  private final StampingPublisher publisher;
   private final DeliveryTracker tracker;
   private final PrefetchGuard prefetchGuard;
   private final LanesConsumerRegistry lanes;
@@ -75,7 +74,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
   PredictiveChannel(Channel delegate, ChannelOptions options, PrefetchGuard prefetchGuard) {
     super(delegate);
     this.options = options;
-    this.stamper = new PublishStamper(options, brokerVersion(delegate));
+    this.publisher = new StampingPublisher(options, brokerVersion(delegate));
     this.tracker = new DeliveryTracker(options, Requeues.SHARED);
     this.prefetchGuard = prefetchGuard;
     this.lanes = new LanesConsumerRegistry(delegate, options, tracker);
@@ -125,7 +124,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     }
   }
 
-  // Publish: every overload comes to publish(...).
+  // Publish: every overload comes to StampingPublisher.publish.
 
   @Override
   public void basicPublish(
@@ -154,7 +153,9 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       AMQP.BasicProperties props,
       byte[] body)
       throws IOException {
-    publish(exchange, routingKey, mandatory, immediate, props, body, null, null, false);
+    checkIdentity();
+    publisher.publish(
+        delegate, exchange, routingKey, mandatory, immediate, props, body, null, null, false);
   }
 
   @Override
@@ -167,58 +168,18 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       ByteBuffer body,
       WriteListener writeListener)
       throws IOException {
-    publish(exchange, routingKey, mandatory, immediate, props, null, body, writeListener, true);
-  }
-
-  /**
-   * Stamps one publish, routes it to its lane when it addresses a logical lanes queue, remembers it
-   * when it may come back, and sends it with the delegate's overload of its body type.
-   *
-   * @param bytes the body of a {@code byte[]} publish, or null
-   * @param buffer the body of a {@link ByteBuffer} publish, or null
-   * @param writeListener the write listener of a {@link ByteBuffer} publish, or null
-   * @param buffered whether the publish came with a {@link ByteBuffer} body
-   */
-  private void publish(
-      String exchange,
-      String routingKey,
-      boolean mandatory,
-      boolean immediate,
-      AMQP.BasicProperties props,
-      byte[] bytes,
-      ByteBuffer buffer,
-      WriteListener writeListener,
-      boolean buffered)
-      throws IOException {
     checkIdentity();
-    long length = buffered ? (buffer == null ? 0 : buffer.remaining()) : length(bytes);
-    LaneLayout layout = lanesOf(exchange, routingKey);
-    String target;
-    AMQP.BasicProperties stamped;
-    if (layout != null) {
-      PublishStamper.LanePublish p = stamper.stampLane(layout, props, length);
-      target = p.lane();
-      stamped = p.properties();
-    } else {
-      target = routingKey;
-      stamped = stamper.stamp(exchange, routingKey, props, length);
-    }
-    if (mandatory || immediate) {
-      returns.remember(exchange, target, length, stamped, props);
-    }
-    if (buffered) {
-      delegate.basicPublish(exchange, target, mandatory, immediate, stamped, buffer, writeListener);
-    } else {
-      delegate.basicPublish(exchange, target, mandatory, immediate, stamped, bytes);
-    }
-  }
-
-  private static LaneLayout lanesOf(String exchange, String routingKey) {
-    return exchange == null || exchange.isEmpty() ? DeclaredLanes.SHARED.layout(routingKey) : null;
-  }
-
-  private static long length(byte[] body) {
-    return body == null ? 0 : body.length;
+    publisher.publish(
+        delegate,
+        exchange,
+        routingKey,
+        mandatory,
+        immediate,
+        props,
+        null,
+        body,
+        writeListener,
+        true);
   }
 
   // Returns: listeners hear the caller's properties.
@@ -228,18 +189,18 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     if (callback == null) {
       return delegate.addReturnListener((ReturnCallback) null);
     }
-    return delegate.addReturnListener(r -> callback.handle(returns.restore(r)));
+    return delegate.addReturnListener(r -> callback.handle(publisher.returns().restore(r)));
   }
 
   @Override
   public void addReturnListener(ReturnListener listener) {
-    delegate.addReturnListener(listener == null ? null : returns.wrap(listener));
+    delegate.addReturnListener(listener == null ? null : publisher.returns().wrap(listener));
   }
 
   @Override
   public boolean removeReturnListener(ReturnListener listener) {
     return listener != null
-        && (delegate.removeReturnListener(returns.wrap(listener))
+        && (delegate.removeReturnListener(publisher.returns().wrap(listener))
             || delegate.removeReturnListener(listener));
   }
 

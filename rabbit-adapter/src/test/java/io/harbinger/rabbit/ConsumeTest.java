@@ -73,7 +73,7 @@ class ConsumeTest {
     return withStamp(
         user,
         jobType,
-        LongStringHelper.asLongString(CompactStamp.encode(publishedAt, level, "predictive")));
+        LongStringHelper.asLongString(StampHeader.encode(publishedAt, level, "predictive")));
   }
 
   private static AMQP.BasicProperties withStamp(String user, String jobType, Object stamp) {

@@ -495,7 +495,7 @@ class PublishTest {
         .hasMessage("closed");
   }
 
-  private static CompactStamp.Reading stampOf(AMQP.BasicProperties sent) {
-    return CompactStamp.parse(sent.getHeaders().get(HarbingerHeaders.STAMP), 10);
+  private static StampHeader.Reading stampOf(AMQP.BasicProperties sent) {
+    return StampHeader.parse(sent.getHeaders().get(HarbingerHeaders.STAMP), 10);
   }
 }

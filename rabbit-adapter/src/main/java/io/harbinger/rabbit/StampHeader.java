@@ -28,7 +28,7 @@ import java.util.Map;
  *
  * <p>Thread-safe: stateless.
  */
-final class CompactStamp {
+final class StampHeader {
 
   /** The version this class writes and the only one it reads. */
   static final String VERSION = "v1";
@@ -51,7 +51,7 @@ final class CompactStamp {
     }
   }
 
-  private CompactStamp() {}
+  private StampHeader() {}
 
   /**
    * Returns the header value of a stamp.

@@ -6,14 +6,17 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class StampedHeadersTest {
+/** The headers a stamped publish sends: the caller's plus the one stamp. */
+class StampingPublisherHeadersTest {
 
   @Test
   void copy_containsCallerHeadersPlusTheOneStamp_andTheStampReplacesTheCallerValue() {
     Map<String, Object> caller = new HashMap<>();
     caller.put("x-job-type", "email");
     caller.put(HarbingerHeaders.STAMP, "forged");
-    StampedHeaders view = new StampedHeaders(caller, new Stamp(0, 2, "shop", 42L, "predictive"));
+    StampingPublisher.HeadersWithStamp view =
+        new StampingPublisher.HeadersWithStamp(
+            caller, new Stamp(0, 2, "shop", 42L, "predictive").headerValue());
 
     Map<String, Object> copy = new HashMap<>(view);
 
@@ -28,7 +31,9 @@ class StampedHeadersTest {
   @Test
   void copy_keepsTheFirstVersionsHeadersOfTheCaller_andAddsNoneOfThem() {
     Map<String, Object> caller = Map.of(HarbingerHeaders.LEVEL, 9);
-    StampedHeaders view = new StampedHeaders(caller, new Stamp(1, 1, "shop", 7L, "off"));
+    StampingPublisher.HeadersWithStamp view =
+        new StampingPublisher.HeadersWithStamp(
+            caller, new Stamp(1, 1, "shop", 7L, "off").headerValue());
 
     assertThat(new HashMap<>(view))
         .containsExactlyInAnyOrderEntriesOf(
@@ -37,7 +42,9 @@ class StampedHeadersTest {
 
   @Test
   void noCallerHeaders_givesTheStampAlone() {
-    StampedHeaders view = new StampedHeaders(null, new Stamp(2, null, "shop", 1L, "shadow"));
+    StampingPublisher.HeadersWithStamp view =
+        new StampingPublisher.HeadersWithStamp(
+            null, new Stamp(2, null, "shop", 1L, "shadow").headerValue());
 
     assertThat(new HashMap<>(view))
         .containsExactlyEntriesOf(Map.of(HarbingerHeaders.STAMP, "v1;l=2;m=s;t=1"));
