@@ -1,7 +1,6 @@
 package io.harbinger.rabbit;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.CancelCallback;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Command;
@@ -21,7 +20,6 @@ import com.rabbitmq.client.WriteListener;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 
@@ -29,25 +27,24 @@ import java.util.concurrent.TimeoutException;
  * A {@link Channel} that forwards every call, unchanged, to a delegate channel.
  *
  * <p>Subclasses override the calls they intercept. Every method of {@link Channel} and its
- * super-interfaces, the default ones included, is declared here and forwards to the same method of
- * the delegate, so a default method added to {@code Channel} later can never bypass a subclass by
- * falling back to its default body.
+ * super-interfaces, the default ones included, is declared here or, for the exchange and queue
+ * methods, in {@link TopologyForwardingChannel}, and forwards to the same method of the delegate,
+ * so a default method added to {@code Channel} later can never bypass a subclass by falling back to
+ * its default body.
  *
  * <p>Implementation notes. The method bodies were generated mechanically from the interface by
  * reflection (one forward per method, parameters renamed to the RabbitMQ client's names) and are
- * kept honest by {@code ForwardingChannelTest}, which fails when {@code Channel} has a method not
- * declared here and checks that each one reaches the delegate with the same arguments. A
- * hand-written class was chosen over a {@link java.lang.reflect.Proxy} because the publish path
- * must cost microseconds: a proxy boxes every argument into an array and dispatches reflectively on
- * every call, and it loses checked exceptions unless each one is unwrapped (rabbitmq-facts section
- * 3.3).
+ * kept honest by {@code ForwardingChannelTest}, which fails when {@code Channel} has a method that
+ * neither class declares and checks that each one reaches the delegate with the same arguments. The
+ * delegation is split in two by AMQP class, the topology methods and the rest, only to keep each
+ * file short. A hand-written class was chosen over a {@link java.lang.reflect.Proxy} because the
+ * publish path must cost microseconds: a proxy boxes every argument into an array and dispatches
+ * reflectively on every call, and it loses checked exceptions unless each one is unwrapped
+ * (rabbitmq-facts section 3.3).
  *
  * <p>Thread safety: as thread-safe as the delegate; this class holds no state but the delegate.
  */
-abstract class ForwardingChannel implements Channel {
-
-  /** The channel every call is forwarded to. */
-  final Channel delegate;
+abstract non-sealed class ForwardingChannel extends TopologyForwardingChannel {
 
   /**
    * Creates a forwarding channel.
@@ -55,7 +52,7 @@ abstract class ForwardingChannel implements Channel {
    * @param delegate the channel to forward to
    */
   ForwardingChannel(Channel delegate) {
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
+    super(delegate);
   }
 
   /**
@@ -90,113 +87,6 @@ abstract class ForwardingChannel implements Channel {
   @Override
   public int getChannelNumber() {
     return delegate.getChannelNumber();
-  }
-
-  @Override
-  public AMQP.Exchange.UnbindOk exchangeUnbind(
-      String destination, String source, String routingKey, Map<String, Object> arguments)
-      throws IOException {
-    return delegate.exchangeUnbind(destination, source, routingKey, arguments);
-  }
-
-  @Override
-  public AMQP.Exchange.UnbindOk exchangeUnbind(String destination, String source, String routingKey)
-      throws IOException {
-    return delegate.exchangeUnbind(destination, source, routingKey);
-  }
-
-  @Override
-  public void exchangeUnbindNoWait(
-      String destination, String source, String routingKey, Map<String, Object> arguments)
-      throws IOException {
-    delegate.exchangeUnbindNoWait(destination, source, routingKey, arguments);
-  }
-
-  @Override
-  public AMQP.Queue.DeclareOk queueDeclare() throws IOException {
-    return delegate.queueDeclare();
-  }
-
-  @Override
-  public AMQP.Queue.DeclareOk queueDeclare(
-      String queue,
-      boolean durable,
-      boolean exclusive,
-      boolean autoDelete,
-      Map<String, Object> arguments)
-      throws IOException {
-    return delegate.queueDeclare(queue, durable, exclusive, autoDelete, arguments);
-  }
-
-  @Override
-  public void queueDeclareNoWait(
-      String queue,
-      boolean durable,
-      boolean exclusive,
-      boolean autoDelete,
-      Map<String, Object> arguments)
-      throws IOException {
-    delegate.queueDeclareNoWait(queue, durable, exclusive, autoDelete, arguments);
-  }
-
-  @Override
-  public AMQP.Queue.DeclareOk queueDeclarePassive(String queue) throws IOException {
-    return delegate.queueDeclarePassive(queue);
-  }
-
-  @Override
-  public AMQP.Queue.DeleteOk queueDelete(String queue, boolean ifUnused, boolean ifEmpty)
-      throws IOException {
-    return delegate.queueDelete(queue, ifUnused, ifEmpty);
-  }
-
-  @Override
-  public AMQP.Queue.DeleteOk queueDelete(String queue) throws IOException {
-    return delegate.queueDelete(queue);
-  }
-
-  @Override
-  public void queueDeleteNoWait(String queue, boolean ifUnused, boolean ifEmpty)
-      throws IOException {
-    delegate.queueDeleteNoWait(queue, ifUnused, ifEmpty);
-  }
-
-  @Override
-  public AMQP.Queue.BindOk queueBind(String queue, String exchange, String routingKey)
-      throws IOException {
-    return delegate.queueBind(queue, exchange, routingKey);
-  }
-
-  @Override
-  public AMQP.Queue.BindOk queueBind(
-      String queue, String exchange, String routingKey, Map<String, Object> arguments)
-      throws IOException {
-    return delegate.queueBind(queue, exchange, routingKey, arguments);
-  }
-
-  @Override
-  public void queueBindNoWait(
-      String queue, String exchange, String routingKey, Map<String, Object> arguments)
-      throws IOException {
-    delegate.queueBindNoWait(queue, exchange, routingKey, arguments);
-  }
-
-  @Override
-  public AMQP.Queue.UnbindOk queueUnbind(
-      String queue, String exchange, String routingKey, Map<String, Object> arguments)
-      throws IOException {
-    return delegate.queueUnbind(queue, exchange, routingKey, arguments);
-  }
-
-  @Override
-  public AMQP.Queue.UnbindOk queueUnbind(String queue, String exchange, String routingKey)
-      throws IOException {
-    return delegate.queueUnbind(queue, exchange, routingKey);
-  }
-
-  @Override
-  public AMQP.Queue.PurgeOk queuePurge(String queue) throws IOException {
-    return delegate.queuePurge(queue);
   }
 
   @Override
@@ -622,140 +512,6 @@ abstract class ForwardingChannel implements Channel {
   }
 
   @Override
-  public AMQP.Exchange.DeclareOk exchangeDeclare(
-      String exchange,
-      String type,
-      boolean durable,
-      boolean autoDelete,
-      Map<String, Object> arguments)
-      throws IOException {
-    return delegate.exchangeDeclare(exchange, type, durable, autoDelete, arguments);
-  }
-
-  @Override
-  public AMQP.Exchange.DeclareOk exchangeDeclare(
-      String exchange, BuiltinExchangeType type, boolean durable) throws IOException {
-    return delegate.exchangeDeclare(exchange, type, durable);
-  }
-
-  @Override
-  public AMQP.Exchange.DeclareOk exchangeDeclare(
-      String exchange,
-      BuiltinExchangeType type,
-      boolean durable,
-      boolean autoDelete,
-      Map<String, Object> arguments)
-      throws IOException {
-    return delegate.exchangeDeclare(exchange, type, durable, autoDelete, arguments);
-  }
-
-  @Override
-  public AMQP.Exchange.DeclareOk exchangeDeclare(String exchange, String type, boolean durable)
-      throws IOException {
-    return delegate.exchangeDeclare(exchange, type, durable);
-  }
-
-  @Override
-  public AMQP.Exchange.DeclareOk exchangeDeclare(String exchange, BuiltinExchangeType type)
-      throws IOException {
-    return delegate.exchangeDeclare(exchange, type);
-  }
-
-  @Override
-  public AMQP.Exchange.DeclareOk exchangeDeclare(String exchange, String type) throws IOException {
-    return delegate.exchangeDeclare(exchange, type);
-  }
-
-  @Override
-  public AMQP.Exchange.DeclareOk exchangeDeclare(
-      String exchange,
-      String type,
-      boolean durable,
-      boolean autoDelete,
-      boolean internal,
-      Map<String, Object> arguments)
-      throws IOException {
-    return delegate.exchangeDeclare(exchange, type, durable, autoDelete, internal, arguments);
-  }
-
-  @Override
-  public AMQP.Exchange.DeclareOk exchangeDeclare(
-      String exchange,
-      BuiltinExchangeType type,
-      boolean durable,
-      boolean autoDelete,
-      boolean internal,
-      Map<String, Object> arguments)
-      throws IOException {
-    return delegate.exchangeDeclare(exchange, type, durable, autoDelete, internal, arguments);
-  }
-
-  @Override
-  public void exchangeDeclareNoWait(
-      String exchange,
-      BuiltinExchangeType type,
-      boolean durable,
-      boolean autoDelete,
-      boolean internal,
-      Map<String, Object> arguments)
-      throws IOException {
-    delegate.exchangeDeclareNoWait(exchange, type, durable, autoDelete, internal, arguments);
-  }
-
-  @Override
-  public void exchangeDeclareNoWait(
-      String exchange,
-      String type,
-      boolean durable,
-      boolean autoDelete,
-      boolean internal,
-      Map<String, Object> arguments)
-      throws IOException {
-    delegate.exchangeDeclareNoWait(exchange, type, durable, autoDelete, internal, arguments);
-  }
-
-  @Override
-  public AMQP.Exchange.DeclareOk exchangeDeclarePassive(String exchange) throws IOException {
-    return delegate.exchangeDeclarePassive(exchange);
-  }
-
-  @Override
-  public AMQP.Exchange.DeleteOk exchangeDelete(String exchange) throws IOException {
-    return delegate.exchangeDelete(exchange);
-  }
-
-  @Override
-  public AMQP.Exchange.DeleteOk exchangeDelete(String exchange, boolean ifUnused)
-      throws IOException {
-    return delegate.exchangeDelete(exchange, ifUnused);
-  }
-
-  @Override
-  public void exchangeDeleteNoWait(String exchange, boolean ifUnused) throws IOException {
-    delegate.exchangeDeleteNoWait(exchange, ifUnused);
-  }
-
-  @Override
-  public AMQP.Exchange.BindOk exchangeBind(
-      String destination, String source, String routingKey, Map<String, Object> arguments)
-      throws IOException {
-    return delegate.exchangeBind(destination, source, routingKey, arguments);
-  }
-
-  @Override
-  public AMQP.Exchange.BindOk exchangeBind(String destination, String source, String routingKey)
-      throws IOException {
-    return delegate.exchangeBind(destination, source, routingKey);
-  }
-
-  @Override
-  public void exchangeBindNoWait(
-      String destination, String source, String routingKey, Map<String, Object> arguments)
-      throws IOException {
-    delegate.exchangeBindNoWait(destination, source, routingKey, arguments);
-  }
-
-  @Override
   public void basicQos(int prefetchCount) throws IOException {
     delegate.basicQos(prefetchCount);
   }
@@ -768,16 +524,6 @@ abstract class ForwardingChannel implements Channel {
   @Override
   public void basicQos(int prefetchCount, boolean global) throws IOException {
     delegate.basicQos(prefetchCount, global);
-  }
-
-  @Override
-  public long messageCount(String queue) throws IOException {
-    return delegate.messageCount(queue);
-  }
-
-  @Override
-  public long consumerCount(String queue) throws IOException {
-    return delegate.consumerCount(queue);
   }
 
   @Override
