@@ -55,15 +55,6 @@ abstract non-sealed class ForwardingChannel extends TopologyForwardingChannel {
     super(delegate);
   }
 
-  /**
-   * Returns the channel every call is forwarded to.
-   *
-   * @return the delegate
-   */
-  Channel delegate() {
-    return delegate;
-  }
-
   @Override
   public void close() throws IOException, TimeoutException {
     delegate.close();
