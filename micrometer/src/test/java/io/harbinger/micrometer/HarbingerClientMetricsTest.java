@@ -3,14 +3,13 @@ package io.harbinger.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.harbinger.rabbit.AdapterFixtures;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.ClientStats;
 import io.harbinger.rabbit.DeliveryTimer;
 import io.harbinger.rabbit.HarbingerHeaders;
 import io.harbinger.rabbit.MessageStamper;
-import io.harbinger.rabbit.internal.Counter;
-import io.harbinger.rabbit.internal.Counters;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -54,9 +53,9 @@ class HarbingerClientMetricsTest {
   void lanesConsumersHeldDeliveries_areAGaugeWithItsHighWaterMark() {
     new HarbingerClientMetrics(ClientStats.source(stats)).bindTo(registry);
 
-    Counters.laneHeldChanged(stats, 3);
-    Counters.laneHeldChanged(stats, -1);
-    Counters.laneHandedOff(stats, 2_000_000);
+    AdapterFixtures.laneHeldChanged(stats, 3);
+    AdapterFixtures.laneHeldChanged(stats, -1);
+    AdapterFixtures.laneHandedOff(stats, 2_000_000);
 
     assertThat(registry.get("harbinger.client.lanes.held").gauge().value()).isEqualTo(2);
     assertThat(registry.get("harbinger.client.lanes.held.max").gauge().value()).isEqualTo(3);
@@ -68,10 +67,10 @@ class HarbingerClientMetricsTest {
   void pullingLanesConsumersCalls_areCountersOfTheirOwn() {
     new HarbingerClientMetrics(ClientStats.source(stats)).bindTo(registry);
 
-    Counters.increment(stats, Counter.LANE_GET);
-    Counters.increment(stats, Counter.LANE_GET);
-    Counters.increment(stats, Counter.LANE_EMPTY_GET);
-    Counters.increment(stats, Counter.LANE_TAKEN_AHEAD);
+    AdapterFixtures.laneGet(stats);
+    AdapterFixtures.laneGet(stats);
+    AdapterFixtures.laneEmptyGet(stats);
+    AdapterFixtures.laneTakenAhead(stats);
 
     assertThat(counter("harbinger.client.lanes.gets")).isEqualTo(2);
     assertThat(counter("harbinger.client.lanes.gets.empty")).isEqualTo(1);

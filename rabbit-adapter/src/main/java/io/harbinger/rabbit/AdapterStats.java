@@ -1,7 +1,5 @@
 package io.harbinger.rabbit;
 
-import io.harbinger.rabbit.internal.Counter;
-import io.harbinger.rabbit.internal.Counters;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -219,26 +217,33 @@ public final class AdapterStats {
     return n == 0 ? Double.NaN : laneHeldNanos.sum() / 1e6 / n;
   }
 
-  static {
-    Counters.install(
-        new Counters.Writer() {
-          @Override
-          public void increment(AdapterStats stats, Counter counter) {
-            stats.adder(counter).increment();
-          }
+  /**
+   * Adds one to a counter.
+   *
+   * @param counter which one
+   */
+  void increment(Counter counter) {
+    adder(counter).increment();
+  }
 
-          @Override
-          public void laneHeldChanged(AdapterStats stats, int delta) {
-            long now = stats.laneHeld.addAndGet(delta);
-            stats.laneHeldMax.accumulateAndGet(now, Math::max);
-          }
+  /**
+   * Changes the gauge of deliveries that lanes consumers hold.
+   *
+   * @param delta deliveries received (positive) or handed off or dropped (negative)
+   */
+  void laneHeldChanged(int delta) {
+    long now = laneHeld.addAndGet(delta);
+    laneHeldMax.accumulateAndGet(now, Math::max);
+  }
 
-          @Override
-          public void laneHandedOff(AdapterStats stats, long heldNanos) {
-            stats.laneHandoffs.increment();
-            stats.laneHeldNanos.add(Math.max(0, heldNanos));
-          }
-        });
+  /**
+   * Counts one hand-off of a held lane delivery to the application.
+   *
+   * @param heldNanos how long the delivery was held
+   */
+  void laneHandedOff(long heldNanos) {
+    laneHandoffs.increment();
+    laneHeldNanos.add(Math.max(0, heldNanos));
   }
 
   private LongAdder adder(Counter counter) {

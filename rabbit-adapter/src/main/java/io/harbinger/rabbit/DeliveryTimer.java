@@ -2,8 +2,6 @@ package io.harbinger.rabbit;
 
 import com.rabbitmq.client.Channel;
 import io.harbinger.proto.v1.Outcome;
-import io.harbinger.rabbit.internal.DeliveryTracker;
-import io.harbinger.rabbit.internal.SettlementRecordingChannel;
 import java.util.Map;
 import java.util.Objects;
 

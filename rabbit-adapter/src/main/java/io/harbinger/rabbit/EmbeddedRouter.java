@@ -14,7 +14,6 @@ import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Router;
-import io.harbinger.rabbit.internal.ReportIngestor;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;
@@ -79,11 +78,7 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
     this.defaultLevel = predictor.defaultLevel();
     TrustedReporters reporters =
         b.reporters != null ? b.reporters : TrustedReporters.of(b.factory.getUsername());
-    this.ingestor =
-        ReportIngestor.builder(predictor)
-            .reporters(reporters)
-            .maxKeysPerReporter(b.maxKeysPerReporter)
-            .build();
+    this.ingestor = b.ingest.reporters(reporters).build();
     ConnectionFactory own = b.factory.clone();
     own.setAutomaticRecoveryEnabled(true);
     own.setTopologyRecoveryEnabled(true);
@@ -278,12 +273,13 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
     private final Predictor predictor;
     private String exchange = HarbingerHeaders.REPORTS_EXCHANGE;
     private TrustedReporters reporters;
-    private int maxKeysPerReporter = ReportIngestor.DEFAULT_MAX_KEYS_PER_REPORTER;
+    private final ReportIngestor.Builder ingest;
     private int maxInboundMessageBytes = DEFAULT_MAX_INBOUND_MESSAGE_BYTES;
 
     private Builder(ConnectionFactory factory, Predictor predictor) {
       this.factory = Objects.requireNonNull(factory, "factory");
       this.predictor = Objects.requireNonNull(predictor, "predictor");
+      this.ingest = ReportIngestor.builder(predictor);
     }
 
     /**
@@ -318,10 +314,7 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
      * @return this builder
      */
     public Builder maxKeysPerReporter(int value) {
-      if (value < 1) {
-        throw new IllegalArgumentException("maxKeysPerReporter must be at least 1: " + value);
-      }
-      maxKeysPerReporter = value;
+      ingest.maxKeysPerReporter(value);
       return this;
     }
 

@@ -1,10 +1,6 @@
 package io.harbinger.rabbit;
 
 import com.rabbitmq.client.Channel;
-import io.harbinger.rabbit.internal.BrokerReplies;
-import io.harbinger.rabbit.internal.DeclaredLanes;
-import io.harbinger.rabbit.internal.DeclaredQueues;
-import io.harbinger.rabbit.internal.PrefetchGuard;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Objects;

@@ -4,10 +4,6 @@ import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Router;
-import io.harbinger.rabbit.internal.Counter;
-import io.harbinger.rabbit.internal.Counters;
-import io.harbinger.rabbit.internal.DeclaredQueues;
-import io.harbinger.rabbit.internal.SizeHints;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -213,15 +209,15 @@ public final class MessageStamper {
       level = shadowNow ? prediction.predictedLevel() : prediction.level();
       mode = shadowNow ? SHADOW : prediction.mode() == Mode.OFF ? OFF : PREDICTIVE;
       if (level < 0 || level >= levels) {
-        Counters.increment(stats, Counter.INVALID_LEVEL);
+        stats.increment(Counter.INVALID_LEVEL);
         level = defaultLevel;
       }
     }
     Integer priority = shadowNow ? null : prioritiesFor(exchange, routingKey)[level];
     if (!appIdIdentity && callerUserId != null && !user.equals(callerUserId)) {
-      Counters.increment(stats, Counter.USER_ID_REPLACED);
+      stats.increment(Counter.USER_ID_REPLACED);
     }
-    Counters.increment(stats, Counter.PUBLISHED);
+    stats.increment(Counter.PUBLISHED);
     return applier.apply(
         context,
         level,
@@ -298,17 +294,17 @@ public final class MessageStamper {
 
   private Prediction route(String key, long sizeHint) {
     if (router == null) {
-      Counters.increment(stats, Counter.ROUTER_ABSENT);
+      stats.increment(Counter.ROUTER_ABSENT);
       return null;
     }
     try {
       Prediction p = sizeHints ? router.route(key, sizeHint) : router.route(key);
       if (p == null) {
-        Counters.increment(stats, Counter.ROUTER_FAILURE);
+        stats.increment(Counter.ROUTER_FAILURE);
       }
       return p;
     } catch (RuntimeException | LinkageError e) {
-      Counters.increment(stats, Counter.ROUTER_FAILURE);
+      stats.increment(Counter.ROUTER_FAILURE);
       return null;
     }
   }

@@ -3,10 +3,6 @@ package io.harbinger.rabbit;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Recoverable;
 import io.harbinger.predictor.Router;
-import io.harbinger.rabbit.internal.IdentityProbe;
-import io.harbinger.rabbit.internal.PredictiveChannel;
-import io.harbinger.rabbit.internal.PrefetchGuard;
-import io.harbinger.rabbit.internal.RecoverablePredictiveChannel;
 import java.util.Objects;
 
 /**

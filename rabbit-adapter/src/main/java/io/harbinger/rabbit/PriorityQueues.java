@@ -4,9 +4,6 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import io.harbinger.predictor.PredictorConfig;
-import io.harbinger.rabbit.internal.BrokerReplies;
-import io.harbinger.rabbit.internal.DeclaredQueues;
-import io.harbinger.rabbit.internal.PrefetchGuard;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -134,6 +131,18 @@ public final class PriorityQueues {
     PrefetchGuard.SHARED.declared(
         queue, arguments != null && arguments.get(MAX_PRIORITY_ARGUMENT) != null);
     DeclaredQueues.SHARED.declared(queue, arguments);
+  }
+
+  /**
+   * Counts one prefetch warning in a wrapped channel's counters ({@link
+   * AdapterStats#prefetchWarnings()}), for a framework integration that checks the prefetch of the
+   * consumers it creates itself and logs its own warning: the wrapped channels count theirs.
+   *
+   * @param stats the counters the integration's stampers and timers share ({@link
+   *     ChannelOptions#stats()})
+   */
+  public static void countPrefetchWarning(AdapterStats stats) {
+    Objects.requireNonNull(stats, "stats").increment(Counter.PREFETCH_WARNING);
   }
 
   private static void record(String queue, QueueType type) {

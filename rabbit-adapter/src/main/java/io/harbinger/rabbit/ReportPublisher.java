@@ -1,14 +1,10 @@
 package io.harbinger.rabbit;
 
-import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.BlockedListener;
-import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.ShutdownListener;
-import com.rabbitmq.client.ShutdownSignalException;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.ReportBatch;
@@ -60,10 +56,8 @@ import org.slf4j.LoggerFactory;
  * blocked: the flag is cleared by the connection's shutdown, since the unblock notification will
  * never come. Batches are published with publisher confirms and count as sent only once RabbitMQ
  * confirms them; a nack, a confirm that does not arrive within the confirm timeout, or a channel
- * error fails the batch, whose reports are counted as dropped. A channel closed by an error (for
- * example the exchange deleted) is replaced by a new one at the next batch, which checks the
- * exchange again: passively, so that a reporter needs only write permission on it, and declaring it
- * only when it is missing.
+ * error fails the batch, whose reports are counted as dropped; {@link ReportChannel} opens,
+ * replaces and checks the channel.
  *
  * <p>Thread safety: {@link #accept} may be called from any number of threads; {@link #close} waits
  * at most its close timeout.
@@ -89,14 +83,12 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
 
   private final Connection connection;
   private final boolean ownsConnection;
-  private final String exchange;
   private final int batchSize;
   private final long flushIntervalNanos;
-  private final long confirmTimeoutNanos;
   private final long closeTimeoutNanos;
   private final String reporterId;
   private final String userId;
-  private final AMQP.BasicProperties batchProps;
+  private final ReportChannel reportChannel;
   private final Clock clock;
   private final Ticker ticker;
   private final int capacity;
@@ -107,26 +99,20 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   private final LongAdder sent = new LongAdder();
   private final LongAdder batches = new LongAdder();
   private final LongAdder failedBatches = new LongAdder();
-  private final LongAdder channelsOpened = new LongAdder();
   private final BlockedListener blockedListener;
   private final ShutdownListener connectionShutdown;
   private final Thread sender;
   private long droppedSinceLast; // guarded by lock
   private boolean blocked; // guarded by lock
   private volatile boolean running = true;
-  private volatile boolean identityRefused;
-  private Channel channel; // sender thread only, after start
-  private Confirms confirms; // sender thread only, after start
   private long sequence;
 
   private ReportPublisher(Builder b, Connection connection, boolean ownsConnection)
       throws IOException {
     this.connection = connection;
     this.ownsConnection = ownsConnection;
-    exchange = b.exchange;
     batchSize = b.batchSize;
     flushIntervalNanos = b.flushInterval.toNanos();
-    confirmTimeoutNanos = b.confirmTimeout.toNanos();
     closeTimeoutNanos = b.closeTimeout.toNanos();
     reporterId = b.reporterId;
     userId = b.userId;
@@ -134,13 +120,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     ticker = b.ticker;
     capacity = b.capacity;
     buffer = new ArrayDeque<>(Math.min(capacity, 1 << 16));
-    batchProps =
-        new AMQP.BasicProperties.Builder()
-            .contentType("application/x-protobuf")
-            .type("harbinger.v1.ReportBatch")
-            .deliveryMode(1)
-            .userId(userId)
-            .build();
+    reportChannel = new ReportChannel(connection, b.exchange, userId, b.confirmTimeout.toNanos());
     blockedListener =
         connection.addBlockedListener(reason -> setBlocked(true), () -> setBlocked(false));
     connectionShutdown = cause -> setBlocked(false);
@@ -303,7 +283,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    * @return true once a batch was closed with 406 for its {@code user-id}
    */
   public boolean identityRefused() {
-    return identityRefused;
+    return reportChannel.identityRefused();
   }
 
   /**
@@ -317,7 +297,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
 
   /** Returns the channels opened so far, for tests. */
   long channelsOpened() {
-    return channelsOpened.sum();
+    return reportChannel.opened();
   }
 
   /**
@@ -349,9 +329,9 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
       // Closes within the timeout, forcing the socket shut when a blocked broker does not answer.
       connection.abort((int) Math.min(Integer.MAX_VALUE, remainingMillis));
     } else {
-      Channel ch = channel;
+      Channel ch = reportChannel.current();
       if (ch != null) {
-        Thread closer = new Thread(() -> abortQuietly(ch), "harbinger-reports-close");
+        Thread closer = new Thread(() -> ReportChannel.abortQuietly(ch), "harbinger-reports-close");
         closer.setDaemon(true);
         closer.start();
         joinUntil(closer, deadline);
@@ -475,7 +455,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
             .build();
     boolean confirmed = false;
     try {
-      confirmed = publishConfirmed(message);
+      confirmed = reportChannel.publish(message);
     } catch (IOException | RuntimeException e) {
       LOG.debug("publishing a report batch failed; its {} reports are dropped", batch.size(), e);
     } catch (InterruptedException e) {
@@ -498,70 +478,6 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     batch.clear();
   }
 
-  /** Publishes one batch and waits for its confirm; true when RabbitMQ confirmed it. */
-  private boolean publishConfirmed(ReportBatch message) throws IOException, InterruptedException {
-    Channel ch = channel();
-    Confirms c = confirms;
-    long seq = ch.getNextPublishSeqNo();
-    c.expect(seq);
-    ch.basicPublish(exchange, "", batchProps, message.toByteArray());
-    return c.await(seq, confirmTimeoutNanos);
-  }
-
-  private Channel channel() throws IOException {
-    Channel ch = channel;
-    if (ch != null && ch.isOpen()) {
-      return ch;
-    }
-    if (ch != null) {
-      // Unregisters a recovering channel that a channel error closed, so that it is not reopened.
-      abortQuietly(ch);
-      channel = null;
-    }
-    Channel fresh = declareExchange(connection.createChannel());
-    try {
-      Confirms c = new Confirms();
-      fresh.addConfirmListener(c);
-      fresh.addShutdownListener(c);
-      fresh.confirmSelect();
-      channelsOpened.increment();
-      channel = fresh;
-      confirms = c;
-      return fresh;
-    } catch (IOException | RuntimeException e) {
-      abortQuietly(fresh);
-      throw e;
-    }
-  }
-
-  /**
-   * Makes sure the exchange exists: passively first, which needs no permission, so that a reporter
-   * needs only write on the exchange; actively (configure permission) only when it is missing.
-   * Returns the channel to use, a new one when the passive check closed the first.
-   */
-  private Channel declareExchange(Channel ch) throws IOException {
-    if (ch == null) {
-      throw new IOException("no channel available on the report connection");
-    }
-    try {
-      ch.exchangeDeclarePassive(exchange);
-      return ch;
-    } catch (IOException e) {
-      abortQuietly(ch);
-    }
-    Channel fresh = connection.createChannel();
-    if (fresh == null) {
-      throw new IOException("no channel available on the report connection");
-    }
-    try {
-      fresh.exchangeDeclare(exchange, BuiltinExchangeType.FANOUT, true);
-      return fresh;
-    } catch (IOException | RuntimeException e) {
-      abortQuietly(fresh);
-      throw e;
-    }
-  }
-
   private void checkIdentity() throws IOException {
     ReportBatch empty =
         ReportBatch.newBuilder()
@@ -569,115 +485,14 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
             .setSequence(sequence)
             .setSentAtMicros(epochMicros())
             .build();
-    try {
-      if (publishConfirmed(empty)) {
-        sequence++;
-        return;
-      }
-    } catch (IOException | RuntimeException e) {
-      if (identityRefused) {
-        throw new IOException(identityProblem(), e);
-      }
-      throw e;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while checking the report connection", e);
-    }
-    if (identityRefused) {
-      throw new IOException(identityProblem());
-    }
-    // No confirm in time (for example during a resource alarm): the identity is checked again at
-    // every batch, and a refusal is logged then.
-  }
-
-  private String identityProblem() {
-    return "RabbitMQ refused report batches with user-id '"
-        + userId
-        + "' (406 PRECONDITION_FAILED): user-id must be the user the report connection"
-        + " authenticated as. Set ReportPublisher.builder(...).userId(...) to that user (under"
-        + " x509/EXTERNAL or OAuth 2 it is not ConnectionFactory.getUsername())";
-  }
-
-  private void noteChannelClosed(ShutdownSignalException cause) {
-    if (cause != null
-        && !cause.isInitiatedByApplication()
-        && String.valueOf(cause.getMessage()).contains("user_id property set to")) {
-      if (!identityRefused) {
-        identityRefused = true;
-        LOG.error("{}", identityProblem());
-      }
-    }
-  }
-
-  private static void abortQuietly(Channel ch) {
-    try {
-      ch.abort();
-    } catch (IOException | RuntimeException e) {
-      LOG.debug("aborting the report channel failed", e);
+    if (reportChannel.checkIdentity(empty)) {
+      sequence++;
     }
   }
 
   private long epochMicros() {
     Instant now = clock.instant();
     return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
-  }
-
-  /**
-   * The outcome of the batch awaiting its confirm on one channel: one batch is outstanding at a
-   * time, so one sequence number is tracked.
-   */
-  private final class Confirms implements ConfirmListener, ShutdownListener {
-    private static final int PENDING = 0;
-    private static final int ACKED = 1;
-    private static final int REFUSED = 2;
-
-    private long awaited = -1;
-    private int state;
-
-    synchronized void expect(long seq) {
-      awaited = seq;
-      state = PENDING;
-    }
-
-    synchronized boolean await(long seq, long timeoutNanos) throws InterruptedException {
-      long deadline = System.nanoTime() + timeoutNanos;
-      while (awaited == seq && state == PENDING) {
-        long remaining = deadline - System.nanoTime();
-        if (remaining <= 0) {
-          return false;
-        }
-        TimeUnit.NANOSECONDS.timedWait(this, remaining);
-      }
-      return awaited == seq && state == ACKED;
-    }
-
-    private synchronized void settle(long tag, boolean multiple, int outcome) {
-      if (state == PENDING && (tag == awaited || (multiple && tag >= awaited))) {
-        state = outcome;
-        notifyAll();
-      }
-    }
-
-    @Override
-    public void handleAck(long deliveryTag, boolean multiple) {
-      settle(deliveryTag, multiple, ACKED);
-    }
-
-    @Override
-    public void handleNack(long deliveryTag, boolean multiple) {
-      settle(deliveryTag, multiple, REFUSED);
-    }
-
-    @Override
-    public void shutdownCompleted(ShutdownSignalException cause) {
-      noteChannelClosed(cause);
-      synchronized (this) {
-        if (state == PENDING) {
-          state = REFUSED;
-          notifyAll();
-        }
-      }
-    }
   }
 
   /** Configures a {@link ReportPublisher}; not thread-safe. */

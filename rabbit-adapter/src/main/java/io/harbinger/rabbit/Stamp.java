@@ -1,6 +1,5 @@
 package io.harbinger.rabbit;
 
-import io.harbinger.rabbit.internal.CompactStamp;
 import java.util.Map;
 import java.util.Objects;
 
@@ -57,7 +56,7 @@ public final class Stamp {
       long publishedAtMicros,
       String mode) {
     // Checks the level, the time and the mode, each with its rule.
-    this.header = CompactStamp.encode(publishedAtMicros, level, mode);
+    this.header = StampHeader.encode(publishedAtMicros, level, mode);
     this.level = level;
     this.priority = priority;
     this.userId = userId;
@@ -147,7 +146,7 @@ public final class Stamp {
    * @throws IllegalArgumentException if a value is out of its range
    */
   public static String headerValue(long publishedAtMicros, int level, String mode) {
-    return CompactStamp.encode(publishedAtMicros, level, mode);
+    return StampHeader.encode(publishedAtMicros, level, mode);
   }
 
   /**

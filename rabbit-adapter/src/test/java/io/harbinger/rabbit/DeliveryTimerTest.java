@@ -1,15 +1,15 @@
 package io.harbinger.rabbit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.ArgumentMatchers.isNull;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.DeliverCallback;
-import com.rabbitmq.client.Delivery;
 import com.rabbitmq.client.Envelope;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
@@ -167,15 +167,13 @@ class DeliveryTimerTest {
                 .ticker(wrappedNanos::get)
                 .build());
     wrapped.basicConsume("q", false, (DeliverCallback) (tag, delivery) -> {}, tag -> {});
-    ArgumentCaptor<DeliverCallback> callback = ArgumentCaptor.forClass(DeliverCallback.class);
+    ArgumentCaptor<Consumer> consumer = ArgumentCaptor.forClass(Consumer.class);
     verify(delegate)
         .basicConsume(
-            eq("q"), eq(false), callback.capture(), any(com.rabbitmq.client.CancelCallback.class));
+            eq("q"), eq(false), eq(""), eq(false), eq(false), isNull(), consumer.capture());
     AMQP.BasicProperties props =
         new AMQP.BasicProperties.Builder().userId("shop").headers(h).build();
-    callback
-        .getValue()
-        .handle("tag", new Delivery(new Envelope(4, false, "", "q"), props, new byte[9]) {});
+    consumer.getValue().handleDelivery("tag", new Envelope(4, false, "", "q"), props, new byte[9]);
     wrapped.basicReject(4, false);
 
     assertThat(reports).hasSize(1);

@@ -50,11 +50,7 @@ class GarbageReportsIT {
       try (Channel ch = connection.createChannel()) {
         ch.basicPublish(exchange, "", asReporter, new byte[] {(byte) 0xFF, 0x00, 0x13, 0x37});
         ch.basicPublish(exchange, "", asReporter, "{\"json\": true}".getBytes());
-        ch.basicPublish(
-            exchange,
-            "",
-            asReporter,
-            new byte[io.harbinger.rabbit.internal.ReportIngestor.MAX_BATCH_BYTES + 10]);
+        ch.basicPublish(exchange, "", asReporter, new byte[ReportIngestor.MAX_BATCH_BYTES + 10]);
         ch.basicPublish(exchange, "", asReporter, mixed.toByteArray());
       }
       EmbeddedRouter r = router;

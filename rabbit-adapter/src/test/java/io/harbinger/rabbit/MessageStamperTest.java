@@ -14,7 +14,6 @@ import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Router;
-import io.harbinger.rabbit.internal.DeclaredQueues;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -137,7 +136,8 @@ class MessageStamperTest {
         PredictiveChannels.wrap(delegate, o).basicPublish("", "jobs", caller, new byte[5]);
         ArgumentCaptor<AMQP.BasicProperties> sent =
             ArgumentCaptor.forClass(AMQP.BasicProperties.class);
-        verify(delegate).basicPublish(eq(""), eq("jobs"), sent.capture(), any());
+        verify(delegate)
+            .basicPublish(eq(""), eq("jobs"), eq(false), eq(false), sent.capture(), any());
 
         Stamp s = MessageStamper.create(o, null).stamp("", "jobs", jobType, 5, 3, null);
         Map<String, Object> stamped = new HashMap<>(callerHeaders);

@@ -16,7 +16,6 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.impl.LongStringHelper;
-import io.harbinger.rabbit.internal.DeclaredQueues;
 import java.io.IOException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -15,10 +15,10 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The public package shows no implementation type and cannot be extended by accident. */
+/** The public API shows no implementation type and cannot be extended by accident. */
 class PublicApiTest {
 
-  private static final String INTERNAL = "io.harbinger.rabbit.internal.";
+  private static final String PACKAGE = "io.harbinger.rabbit.";
 
   private static List<Class<?>> publicTypes() throws Exception {
     Path dir =
@@ -76,7 +76,7 @@ class PublicApiTest {
         }
       }
       for (Field f : c.getDeclaredFields()) {
-        if (Modifier.isPublic(f.getModifiers()) && f.getType().getName().startsWith(INTERNAL)) {
+        if (Modifier.isPublic(f.getModifiers()) && isImplementation(f.getType().getName())) {
           leaks.add(c.getSimpleName() + "." + f.getName());
         }
       }
@@ -90,9 +90,25 @@ class PublicApiTest {
       types.add(returned);
     }
     for (Type t : types) {
-      if (t.getTypeName().contains(INTERNAL)) {
-        leaks.add(e.getDeclaringClass().getSimpleName() + "." + e.getName() + ": " + t);
+      for (String name : t.getTypeName().split("[<>,\\[\\] ?]+")) {
+        if (isImplementation(name)) {
+          leaks.add(e.getDeclaringClass().getSimpleName() + "." + e.getName() + ": " + t);
+        }
       }
+    }
+  }
+
+  /** Whether a type name names a type of this package that is not public: an implementation. */
+  private static boolean isImplementation(String typeName) {
+    if (!typeName.startsWith(PACKAGE)) {
+      return false;
+    }
+    try {
+      return !isPublicMember(Class.forName(typeName, false, PublicApiTest.class.getClassLoader()));
+    } catch (ClassNotFoundException e) {
+      // A nested type written with dots: io.harbinger.rabbit.Outer.Inner.
+      int dot = typeName.lastIndexOf('.');
+      return isImplementation(typeName.substring(0, dot) + "$" + typeName.substring(dot + 1));
     }
   }
 

@@ -11,7 +11,7 @@ import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.rabbit.IngestStats;
-import io.harbinger.rabbit.internal.ReportIngestor;
+import io.harbinger.rabbit.ReportIngestor;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;

@@ -1,8 +1,6 @@
 package io.harbinger.spring;
 
 import io.harbinger.rabbit.PriorityQueues;
-import io.harbinger.rabbit.internal.Counter;
-import io.harbinger.rabbit.internal.Counters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +101,7 @@ final class PrefetchCheck {
                 + property
                 + " (or 2), with AcknowledgeMode AUTO or MANUAL.";
         LOG.warn(message);
-        Counters.increment(runtime.stats(), Counter.PREFETCH_WARNING);
+        PriorityQueues.countPrefetchWarning(runtime.stats());
         logged.add(message);
       }
     }

@@ -2,8 +2,8 @@ package io.harbinger.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.harbinger.rabbit.AdapterFixtures;
 import io.harbinger.rabbit.QueueType;
-import io.harbinger.rabbit.internal.DeclaredQueues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +90,7 @@ class PrefetchCheckTest {
 
     check.recordQueues();
 
-    assertThat(DeclaredQueues.SHARED.type(quorum)).isEqualTo(QueueType.QUORUM);
+    assertThat(AdapterFixtures.recordedType(quorum)).isEqualTo(QueueType.QUORUM);
     container(new SimpleMessageListenerContainer(cf), quorum, 250);
     assertThat(check.warn()).singleElement().asString().contains("consumes [" + quorum + "]");
   }
