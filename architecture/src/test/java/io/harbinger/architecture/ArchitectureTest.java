@@ -15,13 +15,16 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.harbinger.predictor.PredictorTuning;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The shape of the code across modules: the product depends on nothing of the lab's, no module
- * reaches into another's {@code internal} package, and the product's packages form no cycle.
+ * reaches into another's {@code internal} package, the product's packages form no cycle, and the
+ * predictor's lab-only tuning hooks ({@link PredictorTuning}) are used by the predictor and the lab
+ * alone, so that no product configuration reaches them.
  *
  * <p>Implementation notes: the classes are read from the modules this one depends on (the whole
  * product and the lab), main code only. Each rule is also run on a small fixture that breaks it, so
@@ -46,6 +49,14 @@ class ArchitectureTest {
   /** The lab's packages, under experiments/. */
   static final String[] LAB = {
     "io.harbinger.broker..", "io.harbinger.experiments..", "io.harbinger.benchmarks.."
+  };
+
+  /** The packages that may use {@link PredictorTuning}: the predictor's own and the lab's. */
+  static final String[] TUNING_USERS = {
+    "io.harbinger.predictor",
+    "io.harbinger.broker..",
+    "io.harbinger.experiments..",
+    "io.harbinger.benchmarks.."
   };
 
   private static JavaClasses all;
@@ -93,6 +104,11 @@ class ArchitectureTest {
   }
 
   @Test
+  void predictorTuning_isUsedOnlyByThePredictorAndTheLab() {
+    tuningStaysWithThePredictorAndTheLab().check(all);
+  }
+
+  @Test
   void rules_failOnCodeThatBreaksThem() {
     JavaClasses fixture =
         new ClassFileImporter().importPackages("io.harbinger.architecture.fixture");
@@ -117,6 +133,9 @@ class ArchitectureTest {
                     .resideInAPackage("..fixture.owner..")
                     .check(fixture))
         .hasMessageContaining("Intruder");
+    assertThatThrownBy(() -> tuningStaysWithThePredictorAndTheLab().check(fixture))
+        .hasMessageContaining("fixture.tuned.TunedFromOutside")
+        .hasMessageContaining("PredictorTuning");
   }
 
   private static ArchRule productIndependentOfLab() {
@@ -127,6 +146,18 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAnyPackage(LAB)
         .because("the lab (experiments/) builds on the product, never the reverse");
+  }
+
+  private static ArchRule tuningStaysWithThePredictorAndTheLab() {
+    return noClasses()
+        .that()
+        .resideOutsideOfPackages(TUNING_USERS)
+        .should()
+        .dependOnClassesThat(JavaClass.Predicates.belongToAnyOf(PredictorTuning.class))
+        .because(
+            "PredictorTuning holds the lab's research hooks: the product's configuration (the"
+                + " sidecar's YAML, the Spring properties, the adapter) exposes PredictorConfig's"
+                + " ten settings only");
   }
 
   private static ArchRule internalPackagesStayInside() {

@@ -3,7 +3,6 @@ package io.harbinger.check;
 import io.harbinger.check.sim.WhatIf;
 import io.harbinger.check.trace.Trace;
 import io.harbinger.predictor.NearestRank;
-import io.harbinger.predictor.PredictorConfig;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -260,7 +259,7 @@ public final class PredictabilityCheck {
     double coverageShare = Math.min(coverage.routableShare(), replay.predictedShare());
     boolean helps =
         rows > 0 && gain >= MIN_TIER_GAIN && perKey.medianAbsLog2Error() < MAX_MEDIAN_LOG2_ERROR;
-    double margin = PredictorConfig.defaults().safeguardMargin();
+    double margin = PredictorReplay.safeguardMargin();
     boolean harmless = !(replay.estimatedGain() < margin);
     boolean affirmed =
         !helps

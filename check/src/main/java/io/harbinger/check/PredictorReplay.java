@@ -53,6 +53,14 @@ final class PredictorReplay {
 
   private PredictorReplay() {}
 
+  /**
+   * Returns the margin of a product predictor's global safeguard: the estimated gain below which it
+   * holds FIFO order, which the verdict judges the replay's estimate against.
+   */
+  static double safeguardMargin() {
+    return new HistogramPredictor(PredictorConfig.defaults()).safeguard().margin();
+  }
+
   /** Replays the predictor with the defaults, but the given trust gate. */
   static CheckResult.Replay run(Trace trace, int historyJobs, int minObservations) {
     return run(
@@ -144,17 +152,16 @@ final class PredictorReplay {
       }
     }
     long predicted = outcomes[Outcome.PREDICTED.ordinal()];
-    PriorityGain.Estimate estimate =
-        PriorityGain.fromTotals(levelJobs, levelWork, config.safeguardLoad());
-    PriorityGain.Estimate assignment =
-        PriorityGain.fromTotals(assignedJobs, assignedWork, config.safeguardLoad());
+    double load = predictor.safeguard().load();
+    PriorityGain.Estimate estimate = PriorityGain.fromTotals(levelJobs, levelWork, load);
+    PriorityGain.Estimate assignment = PriorityGain.fromTotals(assignedJobs, assignedWork, load);
     String gainNote =
         estimate.known()
             ? String.format(
                 java.util.Locale.ROOT,
                 "Cobham's formulas at per-worker load %.2f over the held-out jobs, by the level the"
                     + " predictor routes them at while it acts, with their actual durations",
-                config.safeguardLoad())
+                load)
             : estimate.problem();
     return new CheckResult.Replay(
         setup + ", ticker = trace time, each job observed at arrival + duration",

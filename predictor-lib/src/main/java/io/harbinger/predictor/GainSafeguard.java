@@ -61,15 +61,15 @@ final class GainSafeguard {
   private volatile boolean judged;
   private double tailRatio = Double.NaN;
 
-  GainSafeguard(PredictorConfig config) {
+  GainSafeguard(PredictorConfig config, PredictorTuning tuning) {
     enabled = config.safeguard();
-    margin = config.safeguardMargin();
-    hysteresis = config.safeguardHysteresis();
-    load = config.safeguardLoad();
-    minReports = config.safeguardMinReports();
-    decay = config.safeguardDecay();
-    lift = new TailLatch(config.tailLimit());
-    sink = new TailLatch(config.tailSink());
+    margin = tuning.safeguardMargin();
+    hysteresis = tuning.safeguardHysteresis();
+    load = tuning.safeguardLoad();
+    minReports = tuning.safeguardMinReports();
+    decay = tuning.safeguardDecay();
+    lift = new TailLatch(tuning.tailLimit());
+    sink = new TailLatch(tuning.tailSink());
     jobs = new double[config.levels()];
     work = new double[config.levels()];
     reason = enabled ? "no reports yet" : "safeguard off";
@@ -239,6 +239,7 @@ final class GainSafeguard {
         holding,
         gain,
         load,
+        margin,
         total,
         js,
         ws,

@@ -172,6 +172,7 @@ public final class HistogramPredictor implements Predictor {
   static final double SHIFT_OCTAVES = 1;
 
   private final PredictorConfig config;
+  private final PredictorTuning tuning;
   private final Ticker ticker;
   private final KeyShard[] shards;
   private final KeyShard[] aggregates;
@@ -202,34 +203,54 @@ public final class HistogramPredictor implements Predictor {
   private final LongAdder tailSunk = new LongAdder();
 
   /**
-   * Creates a cold predictor.
+   * Creates a cold predictor with the product's fixed tuning ({@link PredictorTuning#defaults()}).
    *
-   * @param config the parameters
+   * @param config the settings
    * @param ticker the source of time
    * @param mode the initial mode
+   * @throws IllegalArgumentException when {@code config.maxKeys()} is below {@value
+   *     PredictorConfig#MIN_MAX_KEYS}, the number of lock shards
    */
   public HistogramPredictor(PredictorConfig config, Ticker ticker, Mode mode) {
+    this(config, PredictorTuning.defaults(), ticker, mode);
+  }
+
+  /**
+   * Creates a cold predictor with the lab's tuning of the parameters that are not settings of the
+   * product; {@link PredictorTuning} says what each does.
+   *
+   * @param config the settings
+   * @param tuning the lab's research hooks
+   * @param ticker the source of time
+   * @param mode the initial mode
+   * @throws IllegalArgumentException when a rule joining {@code config} and {@code tuning} is
+   *     broken ({@link PredictorTuning#check})
+   */
+  public HistogramPredictor(
+      PredictorConfig config, PredictorTuning tuning, Ticker ticker, Mode mode) {
     this.config = Objects.requireNonNull(config, "config");
+    this.tuning = Objects.requireNonNull(tuning, "tuning");
     this.ticker = Objects.requireNonNull(ticker, "ticker");
     this.mode = Objects.requireNonNull(mode, "mode");
-    int perShard = (config.maxKeys() + config.shards() - 1) / config.shards();
-    shards = new KeyShard[config.shards()];
+    tuning.check(config);
+    int perShard = (config.maxKeys() + tuning.shards() - 1) / tuning.shards();
+    shards = new KeyShard[tuning.shards()];
     for (int i = 0; i < shards.length; i++) {
       shards[i] = new KeyShard(perShard);
     }
     aggregates =
-        new KeyShard[config.borrowFromProducer() || config.borrowFromSize() ? config.shards() : 0];
+        new KeyShard[tuning.borrowFromProducer() || tuning.borrowFromSize() ? tuning.shards() : 0];
     for (int i = 0; i < aggregates.length; i++) {
       aggregates[i] = new KeyShard(perShard);
     }
-    pooled = new PooledHistogram(config);
-    safeguard = new GainSafeguard(config);
+    pooled = new PooledHistogram(config, tuning);
+    safeguard = new GainSafeguard(config, tuning);
     inverseKeyDecay = 1 / config.keyDecay();
     staleAfterNanos = config.staleAfter().toNanos();
-    idleHalfLifeNanos = config.idleHalfLife().toNanos();
-    coldGraceNanos = config.coldEvictionGrace().toNanos();
-    idleEvictionNanos = config.idleEviction().toNanos();
-    spreadFloorNanos = config.spreadFloor().toNanos();
+    idleHalfLifeNanos = tuning.idleHalfLife().toNanos();
+    coldGraceNanos = tuning.coldEvictionGrace().toNanos();
+    idleEvictionNanos = tuning.idleEviction().toNanos();
+    spreadFloorNanos = tuning.spreadFloor().toNanos();
     defaultLevel = config.defaultLevel();
     for (int i = 0; i < predictions.length; i++) {
       predictions[i] = new LongAdder();
@@ -291,7 +312,7 @@ public final class HistogramPredictor implements Predictor {
       return Prediction.fallback(defaultLevel, Outcome.UNREADY, m);
     }
     Prediction p =
-        config.borrowFromSize() && sizeHint >= 0
+        tuning.borrowFromSize() && sizeHint >= 0
             ? borrowed(Keys.sizeAggregate(sizeHint), b, m, ticker.nanos())
             : null;
     return p == null ? Prediction.fallback(defaultLevel, Outcome.COLD, m) : p;
@@ -322,12 +343,12 @@ public final class HistogramPredictor implements Predictor {
     if (binned != null) {
       tracked &= learn(binned, durationNanos, now, false, true);
     }
-    String aggregate = config.borrowFromProducer() ? Keys.producerAggregate(key) : null;
+    String aggregate = tuning.borrowFromProducer() ? Keys.producerAggregate(key) : null;
     if (aggregate != null) {
       // A mixture of job types: a run of one type there is no change of regime.
       learn(aggregate, durationNanos, now, false, false);
     }
-    if (config.borrowFromSize() && sizeHint >= 0) {
+    if (tuning.borrowFromSize() && sizeHint >= 0) {
       learn(Keys.sizeAggregate(sizeHint), durationNanos, now, false, false);
     }
     pooled.add(durationNanos);
@@ -350,11 +371,11 @@ public final class HistogramPredictor implements Predictor {
     if (binned != null) {
       tracked &= learn(binned, 0, now, true, false);
     }
-    String aggregate = config.borrowFromProducer() ? Keys.producerAggregate(key) : null;
+    String aggregate = tuning.borrowFromProducer() ? Keys.producerAggregate(key) : null;
     if (aggregate != null) {
       learn(aggregate, 0, now, true, false);
     }
-    if (config.borrowFromSize() && sizeHint >= 0) {
+    if (tuning.borrowFromSize() && sizeHint >= 0) {
       learn(Keys.sizeAggregate(sizeHint), 0, now, true, false);
     }
     censored.increment();
@@ -628,9 +649,9 @@ public final class HistogramPredictor implements Predictor {
     if (own.outcome() != Outcome.COLD) {
       return own;
     }
-    String producer = config.borrowFromProducer() ? Keys.producerAggregate(key) : null;
+    String producer = tuning.borrowFromProducer() ? Keys.producerAggregate(key) : null;
     Prediction borrowed = producer == null ? null : borrowed(producer, b, m, now);
-    if (borrowed == null && config.borrowFromSize() && sizeHint >= 0) {
+    if (borrowed == null && tuning.borrowFromSize() && sizeHint >= 0) {
       borrowed = borrowed(Keys.sizeAggregate(sizeHint), b, m, now);
     }
     return borrowed == null ? own : borrowed;
@@ -671,13 +692,13 @@ public final class HistogramPredictor implements Predictor {
       s.lastActivityNanos = now;
       s.predictedSinceListed = true;
     }
-    double eq = config.estimateQuantile();
-    double tq = config.spreadQuantile();
+    double eq = tuning.estimateQuantile();
+    double tq = tuning.spreadQuantile();
     if (s.observations < config.minObservations() || !s.hasWeight(eq, tq)) {
       verdict = Outcome.COLD;
     } else if (stale) {
       verdict = Outcome.STALE;
-    } else if (s.censoredShare(eq, tq) > config.maxCensoredShare()) {
+    } else if (s.censoredShare(eq, tq) > tuning.maxCensoredShare()) {
       verdict = Outcome.CENSORED;
     } else {
       estimate = s.estimate(eq, tq);
@@ -686,11 +707,11 @@ public final class HistogramPredictor implements Predictor {
           || Double.isInfinite(estimate)
           || tail > config.maxSpreadRatio() * Math.max(estimate, spreadFloorNanos)) {
         verdict = Outcome.SPREAD;
-      } else if (config.keyGuard() && s.distrusted) {
+      } else if (tuning.keyGuard() && s.distrusted) {
         verdict = Outcome.MISPREDICTED;
       } else {
         verdict = Outcome.PREDICTED;
-        level = b.levelOf(estimate, s.heldLevel, config.tierHysteresis());
+        level = b.levelOf(estimate, s.heldLevel, tuning.tierHysteresis());
         if (touch) {
           s.heldLevel = level;
         }
@@ -700,7 +721,7 @@ public final class HistogramPredictor implements Predictor {
       s.lastOutcome = verdict;
     }
     if (verdict != Outcome.PREDICTED) {
-      double cost = config.demoteUntrusted() ? untrustedCost(s, verdict, eq, tq) : Double.NaN;
+      double cost = tuning.demoteUntrusted() ? untrustedCost(s, verdict, eq, tq) : Double.NaN;
       int demoted = Double.isNaN(cost) ? defaultLevel : b.levelOf(cost);
       if (demoted > defaultLevel) {
         return new Prediction(
@@ -744,7 +765,7 @@ public final class HistogramPredictor implements Predictor {
    * one may then place it above the default level.
    */
   private boolean promotesCold(KeyState s, double eq, double tq) {
-    int after = config.promoteColdAfter();
+    int after = tuning.promoteColdAfter();
     return after > 0 && s.observations >= after && s.hasWeight(eq, tq);
   }
 
@@ -771,10 +792,10 @@ public final class HistogramPredictor implements Predictor {
         s.resetGuard();
         s.endRun();
       } else {
-        if (!isCensored && config.keyGuard()) {
+        if (!isCensored && tuning.keyGuard()) {
           scoreGuard(s, nanos);
         }
-        shifted = judgeShift && config.shiftRun() > 0 && completesShiftRun(s, nanos);
+        shifted = judgeShift && tuning.shiftRun() > 0 && completesShiftRun(s, nanos);
         if (idleHalfLifeNanos > 0 && now - s.lastDecayNanos >= ONE_SECOND) {
           double halfLife = idleHalfLifeNanos * stretch(s);
           s.histogram.decayBy(Math.pow(0.5, (double) (now - s.lastDecayNanos) / halfLife));
@@ -809,8 +830,8 @@ public final class HistogramPredictor implements Predictor {
    * pooled median, for the per-key safeguard.
    */
   private void scoreGuard(KeyState s, double nanos) {
-    double eq = config.estimateQuantile();
-    double tq = config.spreadQuantile();
+    double eq = tuning.estimateQuantile();
+    double tq = tuning.spreadQuantile();
     double global = pooled.median();
     if (s.observations < config.minObservations() || !s.hasWeight(eq, tq) || !(global > 0)) {
       return;
@@ -822,9 +843,9 @@ public final class HistogramPredictor implements Predictor {
     s.scoreError(
         keyError,
         globalError,
-        1.0 / config.mispredictionMemory(),
-        config.mispredictionEnter(),
-        config.mispredictionExit());
+        1.0 / tuning.mispredictionMemory(),
+        tuning.mispredictionEnter(),
+        tuning.mispredictionExit());
   }
 
   /**
@@ -833,8 +854,8 @@ public final class HistogramPredictor implements Predictor {
    * now {@code shiftRun} long.
    */
   private boolean completesShiftRun(KeyState s, double nanos) {
-    double eq = config.estimateQuantile();
-    double tq = config.spreadQuantile();
+    double eq = tuning.estimateQuantile();
+    double tq = tuning.spreadQuantile();
     if (s.observations < config.minObservations() || !s.hasWeight(eq, tq)) {
       s.endRun();
       return false;
@@ -842,7 +863,7 @@ public final class HistogramPredictor implements Predictor {
     double floor = Math.max(spreadFloorNanos, 1);
     double error = log2(Math.max(nanos, floor) / Math.max(s.estimate(eq, tq), floor));
     int side = error > SHIFT_OCTAVES ? 1 : error < -SHIFT_OCTAVES ? -1 : 0;
-    return s.extendRun(side, nanos, config.shiftRun());
+    return s.extendRun(side, nanos, tuning.shiftRun());
   }
 
   private static double log2(double x) {
@@ -859,13 +880,13 @@ public final class HistogramPredictor implements Predictor {
    * relativeIdle} is set and that many of the key's typical gaps exceed the staleness limit.
    */
   private double stretch(KeyState s) {
-    double relative = config.relativeIdle();
+    double relative = tuning.relativeIdle();
     if (relative <= 0 || staleAfterNanos <= 0) {
       return 1;
     }
     double scale = Double.isNaN(s.meanGapNanos) ? 0 : s.meanGapNanos;
-    if (s.observations > 0 && s.hasWeight(config.estimateQuantile(), config.spreadQuantile())) {
-      double estimate = s.estimate(config.estimateQuantile(), config.spreadQuantile());
+    if (s.observations > 0 && s.hasWeight(tuning.estimateQuantile(), tuning.spreadQuantile())) {
+      double estimate = s.estimate(tuning.estimateQuantile(), tuning.spreadQuantile());
       if (estimate > scale) {
         scale = estimate;
       }
@@ -901,7 +922,7 @@ public final class HistogramPredictor implements Predictor {
 
   private KeyStats statsOf(KeyState s, long now) {
     double median = s.histogram.quantile(0.5);
-    double tail = s.histogram.quantile(config.spreadQuantile());
+    double tail = s.histogram.quantile(tuning.spreadQuantile());
     Boundaries b = pooled.boundaries();
     Prediction verdict =
         b == null

@@ -32,7 +32,7 @@ public enum Outcome {
   MISPREDICTED,
   /**
    * The key was cold and took its producer's aggregate estimate, or else its size bin's (see {@link
-   * PredictorConfig#borrowFromSize()}): routed by a borrowed estimate, never counted as the key's
+   * PredictorTuning#borrowFromSize()}): routed by a borrowed estimate, never counted as the key's
    * own prediction.
    */
   BORROWED,
@@ -54,7 +54,7 @@ public enum Outcome {
   /**
    * Returns whether this is the verdict on a key without a trusted estimate of its own: a key never
    * seen or too little seen, stale, overrunning, spread or mispredicted. Such a key is what the
-   * global safeguard's sink guard ({@link PredictorConfig#tailSink()}) routes at the last level.
+   * global safeguard's sink guard ({@link PredictorTuning#tailSink()}) routes at the last level.
    *
    * @return true for {@link #COLD}, {@link #STALE}, {@link #CENSORED}, {@link #SPREAD} and {@link
    *     #MISPREDICTED}

@@ -30,13 +30,13 @@ final class PooledHistogram {
   private long publications;
   private long degenerate;
 
-  PooledHistogram(PredictorConfig config) {
-    inverseDecay = 1 / config.pooledDecay();
+  PooledHistogram(PredictorConfig config, PredictorTuning tuning) {
+    inverseDecay = 1 / tuning.pooledDecay();
     levels = config.levels();
-    minObservations = config.boundaryMinObservations();
-    refreshEvery = config.boundaryRefreshEvery();
-    hysteresis = config.boundaryHysteresis();
-    workShareAbove = workShareAbove(config);
+    minObservations = tuning.boundaryMinObservations();
+    refreshEvery = tuning.boundaryRefreshEvery();
+    hysteresis = tuning.boundaryHysteresis();
+    workShareAbove = workShareAbove(config, tuning);
   }
 
   /**
@@ -45,11 +45,11 @@ final class PooledHistogram {
    * levels served before it carry a load s, so s = 1 - 1/T, a share (1 - 1/T) / rho of the work; 0
    * without a budget.
    */
-  static double workShareAbove(PredictorConfig config) {
+  static double workShareAbove(PredictorConfig config, PredictorTuning tuning) {
     if (config.tailBudget() == 0) {
       return 0;
     }
-    return Math.min(1, (1 - 1 / config.tailBudget()) / config.safeguardLoad());
+    return Math.min(1, (1 - 1 / config.tailBudget()) / tuning.safeguardLoad());
   }
 
   synchronized void add(double nanos) {

@@ -42,7 +42,7 @@ public interface Predictor extends Router {
 
   /**
    * Returns what a cold key with no producer's estimate to borrow would borrow for a size hint
-   * ({@link PredictorConfig#borrowFromSize()}), without counting it or touching any state: what a
+   * ({@link PredictorTuning#borrowFromSize()}), without counting it or touching any state: what a
    * route table gives keys it holds no estimate for.
    *
    * @param sizeHint a non-negative size

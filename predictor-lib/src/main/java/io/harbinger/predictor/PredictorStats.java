@@ -18,7 +18,7 @@ import java.util.Map;
  * @param saturated durations above the histogram's top edge, stored at the top edge
  * @param evictions keys evicted to admit new ones
  * @param rebases keys whose history was replaced by a run of observations that showed a change of
- *     regime ({@link PredictorConfig#shiftRun})
+ *     regime ({@link PredictorTuning#shiftRun})
  * @param safeguardHeld predictions the global safeguard sent to the default level instead of their
  *     own, in predictive mode
  * @param tailLifted predictions the tail guard routed at the default level instead of a level below

@@ -12,6 +12,8 @@ import java.util.List;
  * @param estimatedGain the share of FIFO's mean wait the current level assignment is estimated to
  *     save (negative when it costs), or NaN while the estimate cannot be made
  * @param load the per-worker load the estimate is evaluated at
+ * @param margin the estimated gain below which the safeguard holds FIFO order; it releases at a
+ *     gain above the margin by its hysteresis
  * @param reports the decayed weight of the reports the estimate is made from
  * @param jobShares each level's decayed share of the reported jobs, by the level the assignment
  *     gives their keys; empty before the first report
@@ -34,6 +36,7 @@ public record SafeguardStatus(
     boolean holding,
     double estimatedGain,
     double load,
+    double margin,
     double reports,
     List<Double> jobShares,
     List<Double> workShares,

@@ -188,6 +188,17 @@ final class SnapshotCodec {
   static HistogramPredictor read(
       Path file, String context, PredictorConfig config, Ticker ticker, Mode mode)
       throws SnapshotException {
+    return read(file, context, config, PredictorTuning.defaults(), ticker, mode);
+  }
+
+  static HistogramPredictor read(
+      Path file,
+      String context,
+      PredictorConfig config,
+      PredictorTuning tuning,
+      Ticker ticker,
+      Mode mode)
+      throws SnapshotException {
     checkContext(context);
     byte[] bytes;
     try {
@@ -207,7 +218,7 @@ final class SnapshotCodec {
           SnapshotException.Reason.UNREADABLE, file + ": " + e.getMessage(), e);
     }
     Staged staged = decode(bytes, file.toString(), context, config);
-    HistogramPredictor predictor = new HistogramPredictor(config, ticker, mode);
+    HistogramPredictor predictor = new HistogramPredictor(config, tuning, ticker, mode);
     long now = ticker.nanos();
     predictor.pooled().restore(staged.pooled, staged.boundaries);
     // Where the new configuration has less room, the most recently active keys survive; they are

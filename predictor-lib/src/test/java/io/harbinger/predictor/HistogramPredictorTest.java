@@ -20,18 +20,27 @@ class HistogramPredictorTest {
     return new HistogramPredictor(config, ticker, Mode.PREDICTIVE);
   }
 
+  private HistogramPredictor predictor(PredictorConfig config, PredictorTuning tuning) {
+    return new HistogramPredictor(config, tuning, ticker, Mode.PREDICTIVE);
+  }
+
   /**
    * The defaults but with untrusted keys at the default level of seed paper section 3.5 and Table
    * 1's idle limits: most tests here place keys against that level ({@code UntrustedLastTest}
    * covers the last) and some let keys idle into staleness.
    */
   private HistogramPredictor predictor() {
-    return predictor(tableOneIdle().untrustedLast(false).build());
+    return predictor(tableOneIdle().untrustedLast(false).build(), tableOneHalfLife().build());
   }
 
-  /** The defaults with seed paper Table 1's idle half-life (10 min) and staleness (30 min). */
+  /** The defaults with seed paper Table 1's staleness (30 min). */
   private static PredictorConfig.Builder tableOneIdle() {
-    return PredictorConfig.builder().paperIdleLimits();
+    return PredictorConfig.builder().staleAfter(Duration.ofMinutes(30));
+  }
+
+  /** The default tuning with seed paper Table 1's idle half-life (10 min). */
+  private static PredictorTuning.Builder tableOneHalfLife() {
+    return PredictorTuning.builder().idleHalfLife(Duration.ofMinutes(10));
   }
 
   /**
@@ -149,7 +158,9 @@ class HistogramPredictorTest {
   @Test
   void predict_bimodalKey_isNeverRoutedByItsFastMedian() {
     for (boolean demote : new boolean[] {true, false}) {
-      HistogramPredictor p = predictor(equalQuantiles().demoteUntrusted(demote).build());
+      HistogramPredictor p =
+          predictor(
+              equalQuantiles().build(), PredictorTuning.builder().demoteUntrusted(demote).build());
       warm(p);
       String bimodal = Keys.of("shop", "sometimes_slow");
       String plain = Keys.of("shop", "always_fast");
@@ -247,7 +258,9 @@ class HistogramPredictorTest {
         .containsExactly(plain.defaultLevel(), Outcome.COLD);
 
     HistogramPredictor p =
-        predictor(PredictorConfig.builder().promoteColdAfter(3).untrustedLast(false).build());
+        predictor(
+            PredictorConfig.builder().untrustedLast(false).build(),
+            PredictorTuning.builder().promoteColdAfter(3).build());
     warm(p);
     observe(p, ping, 1 * MS, 2);
     assertThat(p.predict(ping))
@@ -270,9 +283,10 @@ class HistogramPredictorTest {
 
   @Test
   void predict_promotableColdKey_staleOrInShadowMode_isNotRoutedAbove() {
-    PredictorConfig config = tableOneIdle().promoteColdAfter(3).untrustedLast(false).build();
+    PredictorConfig config = tableOneIdle().untrustedLast(false).build();
+    PredictorTuning tuning = tableOneHalfLife().promoteColdAfter(3).build();
     String ping = Keys.of("tools", "ping");
-    HistogramPredictor p = predictor(config);
+    HistogramPredictor p = predictor(config, tuning);
     warm(p);
     observe(p, ping, 1 * MS, 3);
     assertThat(p.predict(ping).level()).isZero();
@@ -282,7 +296,7 @@ class HistogramPredictorTest {
         .extracting(Prediction::level, Prediction::outcome)
         .containsExactly(p.defaultLevel(), Outcome.COLD);
 
-    HistogramPredictor shadow = new HistogramPredictor(config, ticker, Mode.SHADOW);
+    HistogramPredictor shadow = new HistogramPredictor(config, tuning, ticker, Mode.SHADOW);
     warm(shadow);
     observe(shadow, ping, 1 * MS, 3);
     Prediction s = shadow.predict(ping);
@@ -293,7 +307,9 @@ class HistogramPredictorTest {
   @Test
   void predict_withoutDemotion_everyUntrustedKeyTakesTheDefaultLevel() {
     HistogramPredictor p =
-        predictor(PredictorConfig.builder().demoteUntrusted(false).untrustedLast(false).build());
+        predictor(
+            PredictorConfig.builder().untrustedLast(false).build(),
+            PredictorTuning.builder().demoteUntrusted(false).build());
     warm(p);
     String export = Keys.of("analytics", "new_export");
     observe(p, export, 1800 * MS, 10);
@@ -407,7 +423,8 @@ class HistogramPredictorTest {
   @Test
   void observe_regimeShift_withoutAShiftRun_isFollowedWithinAboutOneHalfLife() {
     // Decay alone (seed paper section 3.4); the default shift run is in ShiftRunTest.
-    HistogramPredictor p = predictor(PredictorConfig.builder().shiftRun(0).build());
+    HistogramPredictor p =
+        predictor(PredictorConfig.defaults(), PredictorTuning.builder().shiftRun(0).build());
     warm(p);
     String key = Keys.of("shop", "got_slower");
     observe(p, key, 2 * MS, 2000);
@@ -423,10 +440,12 @@ class HistogramPredictorTest {
   @Test
   void observe_afterIdleGap_oldHistoryWeighsLess() {
     // Idle decay alone: without a shift run, which would replace either history after 8 slow ones.
-    PredictorConfig decayOnly = tableOneIdle().shiftRun(0).build();
-    HistogramPredictor idle = predictor(decayOnly);
+    PredictorConfig config = tableOneIdle().build();
+    PredictorTuning decayOnly = tableOneHalfLife().shiftRun(0).build();
+    HistogramPredictor idle = predictor(config, decayOnly);
     HistogramPredictor busy =
-        new HistogramPredictor(decayOnly, new ManualTicker(1_000_000_000L), Mode.PREDICTIVE);
+        new HistogramPredictor(
+            config, decayOnly, new ManualTicker(1_000_000_000L), Mode.PREDICTIVE);
     String key = Keys.of("shop", "returns_after_lunch");
     observe(idle, key, 2 * MS, 300);
     observe(busy, key, 2 * MS, 300);
@@ -488,14 +507,15 @@ class HistogramPredictorTest {
     // on levelOf.
     // Boundaries published once and then frozen, so only the key moves; no shift run, which would
     // forget the held level when the key moves by more than an octave.
-    PredictorConfig wide =
-        PredictorConfig.builder()
+    PredictorTuning wide =
+        PredictorTuning.builder()
             .tierHysteresis(0.5)
             .boundaryRefreshEvery(1_000_000)
             .shiftRun(0)
             .build();
-    HistogramPredictor held = predictor(wide);
-    HistogramPredictor unheld = predictor(wide.toBuilder().tierHysteresis(0).build());
+    HistogramPredictor held = predictor(PredictorConfig.defaults(), wide);
+    HistogramPredictor unheld =
+        predictor(PredictorConfig.defaults(), wide.toBuilder().tierHysteresis(0).build());
     String key = Keys.of("shop", "borderline");
     for (HistogramPredictor p : List.of(held, unheld)) {
       warm(p);
@@ -514,7 +534,10 @@ class HistogramPredictorTest {
 
   @Test
   void observe_fullShard_evictsOnlyAfterIdleGraceAndCountsOverflow() {
-    HistogramPredictor p = predictor(PredictorConfig.builder().maxKeys(1).shards(1).build());
+    HistogramPredictor p =
+        predictor(
+            PredictorConfig.builder().maxKeys(1).build(),
+            PredictorTuning.builder().shards(1).build());
     assertThat(p.observe("a", 2 * MS)).isEqualTo(ObserveResult.ACCEPTED);
     assertThat(p.observe("b", 2 * MS)).isEqualTo(ObserveResult.UNTRACKED);
     assertThat(p.keyStats("b")).isEmpty();
@@ -537,7 +560,10 @@ class HistogramPredictorTest {
 
   @Test
   void observe_fullShard_evictsTheLeastRecentlyActiveCountingPredictions() {
-    HistogramPredictor p = predictor(PredictorConfig.builder().maxKeys(2).shards(1).build());
+    HistogramPredictor p =
+        predictor(
+            PredictorConfig.builder().maxKeys(2).build(),
+            PredictorTuning.builder().shards(1).build());
     warm(p); // FAST, MID and SLOW compete for two places: SLOW is untracked
     assertThat(p.keyStats()).extracting(KeyStats::key).containsExactly(FAST, MID);
     ticker.advance(Duration.ofMinutes(11));

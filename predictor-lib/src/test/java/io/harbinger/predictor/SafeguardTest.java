@@ -18,6 +18,10 @@ class SafeguardTest {
     return new HistogramPredictor(config, ticker, mode);
   }
 
+  private HistogramPredictor predictor(PredictorConfig config, PredictorTuning tuning, Mode mode) {
+    return new HistogramPredictor(config, tuning, ticker, mode);
+  }
+
   private static void warm(Predictor p, int rounds) {
     for (int i = 0; i < rounds; i++) {
       p.observe(FAST, 2 * MS);
@@ -67,13 +71,12 @@ class SafeguardTest {
    * {@link #predict_invertedKeysWithDefaults_perKeyGatesPlaceThemByTheirMeanAtOnce} covers it.
    */
   private static PredictorConfig globalOnly() {
-    return PredictorConfig.builder()
-        .tailBudget(0)
-        .keyGuard(false)
-        .shiftRun(0)
-        .maxSpreadRatio(10_000)
-        .demoteUntrusted(false)
-        .build();
+    return PredictorConfig.builder().tailBudget(0).maxSpreadRatio(10_000).build();
+  }
+
+  /** The lab hooks of {@link #globalOnly}: no per-key safeguard, shift run or demotion. */
+  private static PredictorTuning globalOnlyTuning() {
+    return PredictorTuning.builder().keyGuard(false).shiftRun(0).demoteUntrusted(false).build();
   }
 
   @Test
@@ -94,7 +97,7 @@ class SafeguardTest {
 
   @Test
   void predict_invertedKeys_safeguardHoldsFifoOrderThenReleases() {
-    HistogramPredictor p = predictor(globalOnly(), Mode.PREDICTIVE);
+    HistogramPredictor p = predictor(globalOnly(), globalOnlyTuning(), Mode.PREDICTIVE);
     warm(p, 120);
     assertThat(p.predict(FAST).level()).isZero();
     assertThat(p.safeguard().holding()).isFalse();
@@ -128,9 +131,25 @@ class SafeguardTest {
   }
 
   @Test
+  void safeguard_reportsTheLoadAndTheMarginItJudgesBy() {
+    SafeguardStatus product = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE).safeguard();
+    assertThat(product.load()).isEqualTo(0.8);
+    assertThat(product.margin()).isEqualTo(0.02);
+    SafeguardStatus tuned =
+        predictor(
+                PredictorConfig.defaults(),
+                PredictorTuning.builder().safeguardLoad(0.5).safeguardMargin(0.1).build(),
+                Mode.PREDICTIVE)
+            .safeguard();
+    assertThat(tuned.load()).isEqualTo(0.5);
+    assertThat(tuned.margin()).isEqualTo(0.1);
+  }
+
+  @Test
   void predict_safeguardOff_keepsTheLevelsOfAnInvertedAssignment() {
     HistogramPredictor p =
-        predictor(globalOnly().toBuilder().safeguard(false).build(), Mode.PREDICTIVE);
+        predictor(
+            globalOnly().toBuilder().safeguard(false).build(), globalOnlyTuning(), Mode.PREDICTIVE);
     warm(p, 120);
     for (int i = 0; i < 40; i++) {
       p.observe(FAST, 2000 * MS);
@@ -144,7 +163,7 @@ class SafeguardTest {
 
   @Test
   void record_noOrDegenerateData_keepsRoutingAndSaysWhy() {
-    GainSafeguard g = new GainSafeguard(PredictorConfig.defaults());
+    GainSafeguard g = new GainSafeguard(PredictorConfig.defaults(), PredictorTuning.defaults());
     assertThat(g.status().reason()).isEqualTo("no reports yet");
     assertThat(g.status().estimatedGain()).isNaN();
 
@@ -159,14 +178,14 @@ class SafeguardTest {
         .isEqualTo("estimated gain 0.0%: FIFO order until it reaches 5.0% (margin 2.0%)");
     assertThat(g.holding()).isTrue();
 
-    GainSafeguard one = new GainSafeguard(PredictorConfig.defaults());
+    GainSafeguard one = new GainSafeguard(PredictorConfig.defaults(), PredictorTuning.defaults());
     for (int i = 0; i < 1_000; i++) {
       one.record(2, 5 * MS);
     }
     assertThat(one.holding()).isFalse();
     assertThat(one.status().reason()).startsWith("one level holds every job");
 
-    GainSafeguard zero = new GainSafeguard(PredictorConfig.defaults());
+    GainSafeguard zero = new GainSafeguard(PredictorConfig.defaults(), PredictorTuning.defaults());
     for (int i = 0; i < 1_000; i++) {
       zero.record(i % 3, 0);
     }
@@ -176,7 +195,7 @@ class SafeguardTest {
 
   @Test
   void record_gainAroundTheMargin_switchesWithHysteresis() {
-    GainSafeguard g = new GainSafeguard(PredictorConfig.defaults());
+    GainSafeguard g = new GainSafeguard(PredictorConfig.defaults(), PredictorTuning.defaults());
     // Short first: a large gain.
     for (int i = 0; i < 2_000; i++) {
       g.record(i % 10 == 0 ? 1 : 0, i % 10 == 0 ? 10 * MS : MS);
@@ -226,7 +245,10 @@ class SafeguardTest {
     p.observe(newShopType, 3 * MS);
     assertThat(p.predict(newShopType).outcome()).isEqualTo(Outcome.COLD);
     HistogramPredictor off =
-        predictor(PredictorConfig.builder().borrowFromProducer(false).build(), Mode.PREDICTIVE);
+        predictor(
+            PredictorConfig.defaults(),
+            PredictorTuning.builder().borrowFromProducer(false).build(),
+            Mode.PREDICTIVE);
     warm(off, 60);
     for (int i = 0; i < 40; i++) {
       off.observe(Keys.of("mailer", "welcome"), 40 * MS);
@@ -272,7 +294,10 @@ class SafeguardTest {
     assertThat(typed.estimateNanos()).isBetween(35 * MS, 45 * MS);
 
     HistogramPredictor off =
-        predictor(PredictorConfig.builder().borrowFromSize(false).build(), Mode.PREDICTIVE);
+        predictor(
+            PredictorConfig.defaults(),
+            PredictorTuning.builder().borrowFromSize(false).build(),
+            Mode.PREDICTIVE);
     warm(off, 60);
     for (int i = 0; i < 50; i++) {
       off.observe("exe=" + i, 100, 3 * MS);
@@ -307,7 +332,11 @@ class SafeguardTest {
     for (double relative : new double[] {0, 3}) {
       HistogramPredictor p =
           predictor(
-              PredictorConfig.builder().paperIdleLimits().relativeIdle(relative).build(),
+              PredictorConfig.builder().staleAfter(Duration.ofMinutes(30)).build(),
+              PredictorTuning.builder()
+                  .idleHalfLife(Duration.ofMinutes(10))
+                  .relativeIdle(relative)
+                  .build(),
               Mode.PREDICTIVE);
       recurEveryTwoHours(p, hourly);
       ticker.advance(Duration.ofHours(2));
@@ -333,7 +362,9 @@ class SafeguardTest {
   void predict_longKeyBehindUndecidedWork_tailGuardRoutesItAtTheDefaultLevel() {
     HistogramPredictor p =
         predictor(
-            PredictorConfig.builder().tailLimit(2).untrustedLast(false).build(), Mode.PREDICTIVE);
+            PredictorConfig.builder().untrustedLast(false).build(),
+            PredictorTuning.builder().tailLimit(2).build(),
+            Mode.PREDICTIVE);
     for (int r = 0; r < 100; r++) {
       UndecidedWork.round(p, r);
     }
@@ -373,7 +404,10 @@ class SafeguardTest {
   void predict_longKeyBehindUndecidedWork_staysLowWithoutTheTailGuardOrInShadow() {
     HistogramPredictor off = predictor(PredictorConfig.defaults(), Mode.PREDICTIVE);
     HistogramPredictor shadow =
-        predictor(PredictorConfig.builder().tailLimit(2).untrustedLast(false).build(), Mode.SHADOW);
+        predictor(
+            PredictorConfig.builder().untrustedLast(false).build(),
+            PredictorTuning.builder().tailLimit(2).build(),
+            Mode.SHADOW);
     for (int r = 0; r < 100; r++) {
       UndecidedWork.round(off, r);
       UndecidedWork.round(shadow, r);
@@ -392,7 +426,9 @@ class SafeguardTest {
   void predict_undecidedWorkAheadOfTheLongKey_sinkGuardRoutesItAtTheLastLevel() {
     HistogramPredictor p =
         predictor(
-            PredictorConfig.builder().tailSink(2).untrustedLast(false).build(), Mode.PREDICTIVE);
+            PredictorConfig.builder().untrustedLast(false).build(),
+            PredictorTuning.builder().tailSink(2).build(),
+            Mode.PREDICTIVE);
     for (int r = 0; r < 100; r++) {
       UndecidedWork.round(p, r);
     }
@@ -434,7 +470,10 @@ class SafeguardTest {
     HistogramPredictor off =
         predictor(PredictorConfig.builder().untrustedLast(false).build(), Mode.PREDICTIVE);
     HistogramPredictor shadow =
-        predictor(PredictorConfig.builder().tailSink(2).untrustedLast(false).build(), Mode.SHADOW);
+        predictor(
+            PredictorConfig.builder().untrustedLast(false).build(),
+            PredictorTuning.builder().tailSink(2).build(),
+            Mode.SHADOW);
     for (int r = 0; r < 100; r++) {
       UndecidedWork.round(off, r);
       UndecidedWork.round(shadow, r);

@@ -18,14 +18,9 @@ class ShiftRunTest {
 
   private HistogramPredictor predictor(int shiftRun) {
     // Equal-quantile boundaries, so that the levels are those of the tertiles.
-    PredictorConfig config =
-        PredictorConfig.builder()
-            .shiftRun(shiftRun)
-            .keyGuard(false)
-            .safeguard(false)
-            .tailBudget(0)
-            .build();
-    return new HistogramPredictor(config, ticker, Mode.PREDICTIVE);
+    PredictorConfig config = PredictorConfig.builder().safeguard(false).tailBudget(0).build();
+    PredictorTuning tuning = PredictorTuning.builder().shiftRun(shiftRun).keyGuard(false).build();
+    return new HistogramPredictor(config, tuning, ticker, Mode.PREDICTIVE);
   }
 
   /** Three keys at 3 ms, 40 ms and 2 s, so that the levels are 0, 1 and 2 in that order. */
@@ -96,8 +91,8 @@ class ShiftRunTest {
 
   @Test
   void defaults_haveAShiftRunOfEight_andLeaveTheBimodalKeyDrawnAtRandomAlone() {
-    assertThat(PredictorConfig.defaults().shiftRun())
-        .isEqualTo(PredictorConfig.DEFAULT_SHIFT_RUN)
+    assertThat(PredictorTuning.defaults().shiftRun())
+        .isEqualTo(PredictorTuning.DEFAULT_SHIFT_RUN)
         .isEqualTo(8);
     HistogramPredictor p =
         new HistogramPredictor(PredictorConfig.defaults(), ticker, Mode.PREDICTIVE);
@@ -160,10 +155,10 @@ class ShiftRunTest {
 
   @Test
   void config_shiftRunOutOfRange_isRejectedNamingIt() {
-    assertThatThrownBy(() -> PredictorConfig.builder().shiftRun(-1).build())
+    assertThatThrownBy(() -> PredictorTuning.builder().shiftRun(-1).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("shiftRun must be in [0, 1000]: -1");
-    assertThatThrownBy(() -> PredictorConfig.builder().shiftRun(1001).build())
+    assertThatThrownBy(() -> PredictorTuning.builder().shiftRun(1001).build())
         .hasMessage("shiftRun must be in [0, 1000]: 1001");
   }
 }

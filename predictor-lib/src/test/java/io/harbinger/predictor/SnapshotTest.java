@@ -201,7 +201,7 @@ class SnapshotTest {
     ManualTicker later = new ManualTicker(1_000_000_000L);
     later.advance(Duration.ofDays(3)); // a different process with a different clock origin
     // Staleness as in seed paper Table 1 (the default has none).
-    PredictorConfig tableOne = PredictorConfig.builder().paperIdleLimits().build();
+    PredictorConfig tableOne = PredictorConfig.builder().staleAfter(Duration.ofMinutes(30)).build();
     HistogramPredictor restored = restore(file, tableOne, later);
     assertThat(restored.keyStats(idle).orElseThrow().idle()).isEqualTo(Duration.ofMinutes(20));
     later.advance(Duration.ofMinutes(11));
@@ -215,8 +215,15 @@ class SnapshotTest {
     Path file = dir.resolve("predictor.snap");
     p.save(file, CONTEXT);
     // Same levels and layout, room for one key: the most recently active key survives.
-    PredictorConfig small = PredictorConfig.builder().maxKeys(1).shards(1).build();
-    HistogramPredictor restored = restore(file, small, ticker);
+    PredictorConfig small = PredictorConfig.builder().maxKeys(1).build();
+    HistogramPredictor restored =
+        SnapshotCodec.read(
+            file,
+            CONTEXT,
+            small,
+            PredictorTuning.builder().shards(1).build(),
+            ticker,
+            Mode.PREDICTIVE);
     assertThat(restored.keyStats()).hasSize(1);
     assertThat(restored.keyStats().get(0).key()).isEqualTo(Keys.of("shop", "barely_seen"));
   }

@@ -42,7 +42,8 @@ class TailBudgetTest {
     // (1 - 1/1.5) / 0.8 = 41.7% of the work may lie above the last level: all the 25 ms jobs
     // (34.6% with everything shorter) fit, the 100 ms ones do not.
     PredictorConfig config = PredictorConfig.builder().tailBudget(1.5).build();
-    assertThat(PooledHistogram.workShareAbove(config)).isCloseTo(5.0 / 12, within());
+    assertThat(PooledHistogram.workShareAbove(config, PredictorTuning.defaults()))
+        .isCloseTo(5.0 / 12, within());
     HistogramPredictor p = warmed(config);
     Boundaries b = p.boundaries().orElseThrow();
 
@@ -62,13 +63,16 @@ class TailBudgetTest {
     // The last level waits 1 / (1 - s) times FIFO's when the levels before it carry a load s.
     assertThat(
             PooledHistogram.workShareAbove(
-                PredictorConfig.builder().tailBudget(1.25).safeguardLoad(0.8).build()))
+                PredictorConfig.builder().tailBudget(1.25).build(),
+                PredictorTuning.builder().safeguardLoad(0.8).build()))
         .isCloseTo(0.25, within());
     assertThat(
             PooledHistogram.workShareAbove(
-                PredictorConfig.builder().tailBudget(2).safeguardLoad(0.5).build()))
+                PredictorConfig.builder().tailBudget(2).build(),
+                PredictorTuning.builder().safeguardLoad(0.5).build()))
         .isCloseTo(1, within());
-    assertThat(PooledHistogram.workShareAbove(equalQuantiles())).isZero();
+    assertThat(PooledHistogram.workShareAbove(equalQuantiles(), PredictorTuning.defaults()))
+        .isZero();
   }
 
   @Test

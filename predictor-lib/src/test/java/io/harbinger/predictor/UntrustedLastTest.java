@@ -121,8 +121,13 @@ class UntrustedLastTest {
   void predict_unmeasuredForAnyReason_goesLastUnlessItsEvidencePlacesItHigher() {
     // Staleness as in seed paper Table 1 (the default has none).
     HistogramPredictor p =
-        predictor(
-            PredictorConfig.builder().promoteColdAfter(3).paperIdleLimits().build(),
+        new HistogramPredictor(
+            PredictorConfig.builder().staleAfter(Duration.ofMinutes(30)).build(),
+            PredictorTuning.builder()
+                .promoteColdAfter(3)
+                .idleHalfLife(Duration.ofMinutes(10))
+                .build(),
+            ticker,
             Mode.PREDICTIVE);
     rounds(p, 0, 20);
     assertThat(p.routesUntrustedLast()).isTrue();

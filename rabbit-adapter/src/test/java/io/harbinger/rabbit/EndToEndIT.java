@@ -12,6 +12,7 @@ import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.PredictorTuning;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.testing.BrokerKind;
 import io.harbinger.testing.EachBroker;
@@ -65,16 +66,13 @@ class EndToEndIT {
     producerConnection = factory.newConnection("harbinger-it-producer-" + run);
     consumerThreads = Executors.newFixedThreadPool(CONSUMERS);
     consumerConnection = factory.newConnection(consumerThreads, "harbinger-it-consumer-" + run);
-    PredictorConfig config =
-        PredictorConfig.builder()
-            .minObservations(5)
-            .boundaryMinObservations(10)
-            .boundaryRefreshEvery(5)
-            .keyDecay(0.8)
-            .build();
+    PredictorConfig config = PredictorConfig.builder().minObservations(5).keyDecay(0.8).build();
+    // The lab's hooks, so that boundaries exist after a few reports.
+    PredictorTuning tuning =
+        PredictorTuning.builder().boundaryMinObservations(10).boundaryRefreshEvery(5).build();
     router =
         EmbeddedRouter.builder(
-                factory, new HistogramPredictor(config, Ticker.SYSTEM, Mode.PREDICTIVE))
+                factory, new HistogramPredictor(config, tuning, Ticker.SYSTEM, Mode.PREDICTIVE))
             .exchange(exchange)
             .start();
     reports = ReportPublisher.builder(factory).exchange(exchange).start();

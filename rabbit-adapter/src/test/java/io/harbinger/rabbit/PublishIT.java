@@ -14,6 +14,7 @@ import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.PredictorTuning;
 import io.harbinger.predictor.Router;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.ProgressWait;
@@ -91,7 +92,8 @@ class PublishIT {
     AtomicLong nanos = new AtomicLong();
     HistogramPredictor p =
         new HistogramPredictor(
-            PredictorConfig.builder().minObservations(5).boundaryMinObservations(10).build(),
+            PredictorConfig.builder().minObservations(5).build(),
+            PredictorTuning.builder().boundaryMinObservations(10).build(),
             nanos::get,
             mode);
     for (int i = 0; i < 30; i++) {

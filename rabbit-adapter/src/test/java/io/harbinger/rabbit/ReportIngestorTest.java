@@ -7,6 +7,7 @@ import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.ObserveResult;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.PredictorTuning;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
@@ -159,7 +160,10 @@ class ReportIngestorTest {
   void ingest_floodOfNewKeysFromOneReporter_doesNotLockOutAnotherReportersKeys() {
     HistogramPredictor small =
         new HistogramPredictor(
-            PredictorConfig.builder().maxKeys(64).shards(1).build(), nanos::get, Mode.PREDICTIVE);
+            PredictorConfig.builder().maxKeys(64).build(),
+            PredictorTuning.builder().shards(1).build(),
+            nanos::get,
+            Mode.PREDICTIVE);
     ReportIngestor judge =
         ReportIngestor.builder(small)
             .reporters(TrustedReporters.of("flooder", "alice"))

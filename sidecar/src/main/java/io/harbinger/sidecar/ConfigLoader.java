@@ -19,7 +19,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,10 +35,12 @@ import java.util.regex.Pattern;
  * Reads {@code harbinger.yaml} over the defaults of {@code reference.yaml}, applies overrides from
  * the environment and system properties, and checks everything at once.
  *
- * <p>Every problem is collected (unknown keys, wrong types, out-of-range values, missing files) and
- * reported together in one {@link ConfigException}, so an operator fixes a file in one pass.
- * Environment names are derived from the reference paths: {@code grpc.token-file} is {@code
- * HARBINGER_GRPC_TOKEN_FILE} and {@code -Dharbinger.grpc.token-file}.
+ * <p>Every problem is collected (unknown keys, removed settings with what replaced them, wrong
+ * types, out-of-range values, missing files) and reported together in one {@link ConfigException},
+ * so an operator fixes a file in one pass. The {@code predictor} section holds the ten settings of
+ * {@link PredictorConfig}; the predictor's other parameters are fixed. Environment names are
+ * derived from the reference paths: {@code grpc.token-file} is {@code HARBINGER_GRPC_TOKEN_FILE}
+ * and {@code -Dharbinger.grpc.token-file}.
  */
 public final class ConfigLoader {
 
@@ -46,6 +50,135 @@ public final class ConfigLoader {
   static final int MAX_INBOUND_MESSAGE_BYTES = 512 << 20;
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  /**
+   * The settings earlier versions read and this one does not, each with what replaced it: a file,
+   * variable or property that still sets one is refused with that text, so that it does not go on
+   * believing it tunes something. The values quoted are the predictor's fixed ones.
+   */
+  static final Map<String, String> REMOVED = removed();
+
+  private static Map<String, String> removed() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("keys.size-bins", "keys.size-bins moved to predictor.size-bins");
+    String fixed = " was removed: ";
+    m.put(
+        "predictor.pooled-decay",
+        "predictor.pooled-decay" + fixed + "the pooled histogram keeps 0.9999 per observation");
+    m.put(
+        "predictor.idle-half-life",
+        "predictor.idle-half-life"
+            + fixed
+            + "a key's history fades by its own observations (predictor.key-decay), not by the"
+            + " clock; predictor.stale-after forgets a key idle too long");
+    m.put(
+        "predictor.max-censored-share",
+        "predictor.max-censored-share"
+            + fixed
+            + "a key with more than 5% censored deliveries is not predicted");
+    m.put(
+        "predictor.boundary-min-observations",
+        "predictor.boundary-min-observations"
+            + fixed
+            + "the first boundaries are published after 100 observations");
+    m.put(
+        "predictor.boundary-refresh-every",
+        "predictor.boundary-refresh-every"
+            + fixed
+            + "boundaries are recomputed every 256 observations");
+    m.put(
+        "predictor.boundary-hysteresis",
+        "predictor.boundary-hysteresis"
+            + fixed
+            + "a boundary moves only when it shifts by more than 10%");
+    m.put(
+        "predictor.tier-hysteresis",
+        "predictor.tier-hysteresis"
+            + fixed
+            + "a key keeps its level while its estimate stays within 10% of the level's interval");
+    m.put(
+        "predictor.demote-untrusted",
+        "predictor.demote-untrusted"
+            + fixed
+            + "an untrusted key whose evidence shows it costlier than the middle level always goes"
+            + " below it");
+    m.put(
+        "predictor.key-guard",
+        "predictor.key-guard" + fixed + "the per-key safeguard is always on");
+    m.put(
+        "predictor.misprediction-enter",
+        "predictor.misprediction-enter"
+            + fixed
+            + "the per-key safeguard distrusts a key at 0.8 times the global median's error");
+    m.put(
+        "predictor.misprediction-exit",
+        "predictor.misprediction-exit"
+            + fixed
+            + "the per-key safeguard trusts a key again below 0.6 times the global median's error");
+    m.put(
+        "predictor.misprediction-memory",
+        "predictor.misprediction-memory"
+            + fixed
+            + "the per-key safeguard's error averages span 32 observations");
+    m.put(
+        "predictor.safeguard-margin",
+        "predictor.safeguard-margin"
+            + fixed
+            + "the global safeguard holds FIFO order below an estimated gain of 2%;"
+            + " predictor.safeguard turns it off");
+    m.put(
+        "predictor.safeguard-hysteresis",
+        "predictor.safeguard-hysteresis"
+            + fixed
+            + "the global safeguard releases at an estimated gain of 5%");
+    m.put(
+        "predictor.safeguard-load",
+        "predictor.safeguard-load"
+            + fixed
+            + "the global safeguard estimates the gain at a per-worker load of 0.8");
+    m.put(
+        "predictor.safeguard-min-reports",
+        "predictor.safeguard-min-reports"
+            + fixed
+            + "the global safeguard judges from 200 decayed reports");
+    m.put(
+        "predictor.safeguard-decay",
+        "predictor.safeguard-decay"
+            + fixed
+            + "the global safeguard's counts keep 0.998 per report");
+    m.put(
+        "predictor.borrow-from-producer",
+        "predictor.borrow-from-producer"
+            + fixed
+            + "a cold key always borrows its producer's trusted estimate");
+    m.put(
+        "predictor.borrow-from-size",
+        "predictor.borrow-from-size"
+            + fixed
+            + "a key still cold always borrows its size bin's trusted estimate when reports carry"
+            + " sizes");
+    m.put(
+        "predictor.relative-idle",
+        "predictor.relative-idle"
+            + fixed
+            + "staleness is predictor.stale-after alone, the same for every key");
+    m.put(
+        "predictor.shift-run",
+        "predictor.shift-run" + fixed + "the shift run is fixed at 8 observations");
+    m.put(
+        "predictor.promote-cold-after",
+        "predictor.promote-cold-after"
+            + fixed
+            + "a cold key is not placed above the middle level; for job kinds that recur a few"
+            + " times each, set predictor.min-observations: 1, max-spread-ratio: 1000 and"
+            + " tail-budget: 1.1");
+    m.put(
+        "predictor.tail-limit",
+        "predictor.tail-limit"
+            + fixed
+            + "the tail guard is off; predictor.tail-budget bounds the last level's wait");
+    return Collections.unmodifiableMap(m);
+  }
 
   private final Map<String, String> environment;
   private final Properties properties;
@@ -92,6 +225,7 @@ public final class ConfigLoader {
       }
     }
     applyOverrides(merged, "", problems);
+    refuseRemovedOverrides(problems);
     // Bind even when the file had unknown keys, so that range errors are reported in the same pass.
     SidecarConfig config = bind(new Reader(merged, problems));
     if (!problems.isEmpty()) {
@@ -139,7 +273,9 @@ public final class ConfigLoader {
       Map.Entry<String, JsonNode> field = fields.next();
       String name = path + field.getKey();
       JsonNode known = target.get(field.getKey());
-      if (known == null) {
+      if (known == null && REMOVED.containsKey(name)) {
+        problems.add(REMOVED.get(name));
+      } else if (known == null) {
         List<String> names = new ArrayList<>();
         target.fieldNames().forEachRemaining(names::add);
         problems.add("unknown key " + name + " (known here: " + String.join(", ", names) + ")");
@@ -167,8 +303,7 @@ public final class ConfigLoader {
         applyOverrides((ObjectNode) field.getValue(), name + ".", problems);
         continue;
       }
-      String env = "HARBINGER_" + name.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
-      String value = environment.get(env);
+      String value = environment.get(environmentName(name));
       String property = properties.getProperty("harbinger." + name);
       if (property != null) {
         value = property;
@@ -180,6 +315,28 @@ public final class ConfigLoader {
     for (Map.Entry<String, String> r : replacements) {
       node.set(r.getKey(), JsonNodeFactory.instance.textNode(r.getValue()));
     }
+  }
+
+  /** Reports an environment variable or system property that sets a removed setting. */
+  private void refuseRemovedOverrides(List<String> problems) {
+    for (Map.Entry<String, String> removed : REMOVED.entrySet()) {
+      String env = environmentName(removed.getKey());
+      if (environment.containsKey(env)) {
+        problems.add("environment variable " + env + ": " + removed.getValue());
+      }
+      String property = "harbinger." + removed.getKey();
+      if (properties.getProperty(property) != null) {
+        problems.add("system property " + property + ": " + removed.getValue());
+      }
+    }
+  }
+
+  /**
+   * The environment variable of a setting: {@code grpc.token-file} is {@code
+   * HARBINGER_GRPC_TOKEN_FILE}.
+   */
+  static String environmentName(String path) {
+    return "HARBINGER_" + path.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
   }
 
   private SidecarConfig bind(Reader r) {
@@ -322,13 +479,11 @@ public final class ConfigLoader {
 
   private static PredictorConfig predictor(Reader r) {
     PredictorConfig.Builder b = PredictorConfig.builder();
-    r.with("predictor.levels", () -> r.integer("predictor.levels", 2, 10), b::levels);
-    r.with("predictor.key-decay", () -> r.number("predictor.key-decay"), b::keyDecay);
-    r.with("predictor.pooled-decay", () -> r.number("predictor.pooled-decay"), b::pooledDecay);
     r.with(
-        "predictor.idle-half-life",
-        () -> r.duration("predictor.idle-half-life", Duration.ZERO),
-        b::idleHalfLife);
+        "predictor.levels",
+        () -> r.integer("predictor.levels", PredictorConfig.MIN_LEVELS, PredictorConfig.MAX_LEVELS),
+        b::levels);
+    r.with("predictor.key-decay", () -> r.number("predictor.key-decay"), b::keyDecay);
     r.with(
         "predictor.stale-after",
         () -> r.duration("predictor.stale-after", Duration.ZERO),
@@ -338,87 +493,17 @@ public final class ConfigLoader {
         () -> r.integer("predictor.min-observations", 1, Integer.MAX_VALUE),
         b::minObservations);
     r.with(
-        "predictor.max-censored-share",
-        () -> r.number("predictor.max-censored-share"),
-        b::maxCensoredShare);
-    r.with(
         "predictor.max-spread-ratio",
         () -> r.number("predictor.max-spread-ratio"),
         b::maxSpreadRatio);
     r.with(
-        "predictor.boundary-min-observations",
-        () -> r.integer("predictor.boundary-min-observations", 1, Integer.MAX_VALUE),
-        b::boundaryMinObservations);
-    r.with(
-        "predictor.boundary-refresh-every",
-        () -> r.integer("predictor.boundary-refresh-every", 1, Integer.MAX_VALUE),
-        b::boundaryRefreshEvery);
-    r.with(
-        "predictor.boundary-hysteresis",
-        () -> r.number("predictor.boundary-hysteresis"),
-        b::boundaryHysteresis);
-    r.with(
-        "predictor.tier-hysteresis",
-        () -> r.number("predictor.tier-hysteresis"),
-        b::tierHysteresis);
-    r.with(
         "predictor.max-keys",
-        () -> r.integer("predictor.max-keys", 16, Integer.MAX_VALUE),
+        () -> r.integer("predictor.max-keys", PredictorConfig.MIN_MAX_KEYS, Integer.MAX_VALUE),
         b::maxKeys);
-    r.with(
-        "predictor.demote-untrusted",
-        () -> r.bool("predictor.demote-untrusted"),
-        b::demoteUntrusted);
-    r.with("predictor.untrusted-last", () -> r.bool("predictor.untrusted-last"), b::untrustedLast);
-    r.with("keys.size-bins", () -> r.bool("keys.size-bins"), b::sizeBins);
-    r.with("predictor.key-guard", () -> r.bool("predictor.key-guard"), b::keyGuard);
-    r.with(
-        "predictor.misprediction-enter",
-        () -> r.number("predictor.misprediction-enter"),
-        b::mispredictionEnter);
-    r.with(
-        "predictor.misprediction-exit",
-        () -> r.number("predictor.misprediction-exit"),
-        b::mispredictionExit);
-    r.with(
-        "predictor.misprediction-memory",
-        () -> r.integer("predictor.misprediction-memory", 1, Integer.MAX_VALUE),
-        b::mispredictionMemory);
+    r.with("predictor.size-bins", () -> r.bool("predictor.size-bins"), b::sizeBins);
     r.with("predictor.safeguard", () -> r.bool("predictor.safeguard"), b::safeguard);
-    r.with(
-        "predictor.safeguard-margin",
-        () -> r.number("predictor.safeguard-margin"),
-        b::safeguardMargin);
-    r.with(
-        "predictor.safeguard-hysteresis",
-        () -> r.number("predictor.safeguard-hysteresis"),
-        b::safeguardHysteresis);
-    r.with(
-        "predictor.safeguard-load", () -> r.number("predictor.safeguard-load"), b::safeguardLoad);
-    r.with(
-        "predictor.safeguard-min-reports",
-        () -> r.integer("predictor.safeguard-min-reports", 1, Integer.MAX_VALUE),
-        b::safeguardMinReports);
-    r.with(
-        "predictor.safeguard-decay",
-        () -> r.number("predictor.safeguard-decay"),
-        b::safeguardDecay);
-    r.with(
-        "predictor.borrow-from-producer",
-        () -> r.bool("predictor.borrow-from-producer"),
-        b::borrowFromProducer);
-    r.with(
-        "predictor.borrow-from-size",
-        () -> r.bool("predictor.borrow-from-size"),
-        b::borrowFromSize);
-    r.with("predictor.relative-idle", () -> r.number("predictor.relative-idle"), b::relativeIdle);
-    r.with("predictor.shift-run", () -> r.integer("predictor.shift-run", 0, 1000), b::shiftRun);
-    r.with(
-        "predictor.promote-cold-after",
-        () -> r.integer("predictor.promote-cold-after", 0, 1000),
-        b::promoteColdAfter);
-    r.with("predictor.tail-limit", () -> r.number("predictor.tail-limit"), b::tailLimit);
     r.with("predictor.tail-budget", () -> r.number("predictor.tail-budget"), b::tailBudget);
+    r.with("predictor.untrusted-last", () -> r.bool("predictor.untrusted-last"), b::untrustedLast);
     try {
       return b.build();
     } catch (IllegalArgumentException e) {

@@ -54,12 +54,17 @@ public final class Sidecar implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicBoolean();
   private volatile Optional<String> notReady = Optional.of("starting");
 
-  private Sidecar(SidecarConfig config, ServerBuilder<?> grpc, boolean consumeReports)
+  private Sidecar(
+      SidecarConfig config,
+      ServerBuilder<?> grpc,
+      boolean consumeReports,
+      SnapshotKeeper.ColdStart coldStart)
       throws IOException, TimeoutException {
     this.config = config;
     this.consumeReports = consumeReports;
     Clock clock = Clock.systemUTC();
-    snapshots = new SnapshotKeeper(config.snapshotPath(), config.snapshotContext(), clock);
+    snapshots =
+        new SnapshotKeeper(config.snapshotPath(), config.snapshotContext(), clock, coldStart);
     predictor = snapshots.restore(config.predictor(), Ticker.SYSTEM, config.mode());
     routes = new RouteTable(predictor, clock);
     routeThread = daemonScheduler("harbinger-routes");
@@ -141,7 +146,7 @@ public final class Sidecar implements AutoCloseable {
    * @throws TimeoutException if RabbitMQ does not answer in time
    */
   public static Sidecar start(SidecarConfig config) throws IOException, TimeoutException {
-    return new Sidecar(config, serverBuilder(config), true);
+    return new Sidecar(config, serverBuilder(config), true, HistogramPredictor::new);
   }
 
   /** The Netty server builder of a configuration: its address and port, with TLS when set. */
@@ -227,7 +232,20 @@ public final class Sidecar implements AutoCloseable {
    */
   public static Sidecar start(SidecarConfig config, ServerBuilder<?> grpc, boolean consumeReports)
       throws IOException, TimeoutException {
-    return new Sidecar(config, grpc, consumeReports);
+    return new Sidecar(config, grpc, consumeReports, HistogramPredictor::new);
+  }
+
+  /**
+   * Starts a sidecar whose predictor, when no snapshot is restored, comes from a factory: for tests
+   * that need a predictor its settings alone do not describe.
+   */
+  static Sidecar start(
+      SidecarConfig config,
+      ServerBuilder<?> grpc,
+      boolean consumeReports,
+      SnapshotKeeper.ColdStart coldStart)
+      throws IOException, TimeoutException {
+    return new Sidecar(config, grpc, consumeReports, coldStart);
   }
 
   /**

@@ -35,6 +35,7 @@ final class SnapshotKeeper {
   private final Optional<Path> path;
   private final String context;
   private final Clock clock;
+  private final ColdStart coldStart;
   private final AtomicLong lastSaveMillis = new AtomicLong(-1);
   private final AtomicLong failures = new AtomicLong();
   private volatile String restoreStatus = "not attempted";
@@ -42,16 +43,39 @@ final class SnapshotKeeper {
   private volatile boolean rolledBack;
 
   SnapshotKeeper(Optional<Path> path, String context, Clock clock) {
+    this(path, context, clock, HistogramPredictor::new);
+  }
+
+  SnapshotKeeper(Optional<Path> path, String context, Clock clock, ColdStart coldStart) {
     this.path = path;
     this.context = context;
     this.clock = clock;
+    this.coldStart = coldStart;
+  }
+
+  /**
+   * Makes the predictor the sidecar starts with when no snapshot is restored: the product's, or in
+   * a test one that the settings alone do not describe. A restored predictor is always the
+   * product's.
+   */
+  @FunctionalInterface
+  interface ColdStart {
+    /**
+     * Creates a cold predictor.
+     *
+     * @param config the settings
+     * @param ticker the source of time
+     * @param mode the initial mode
+     * @return the predictor
+     */
+    HistogramPredictor create(PredictorConfig config, Ticker ticker, Mode mode);
   }
 
   /** Restores a predictor, or creates a cold one and records why. */
   HistogramPredictor restore(PredictorConfig config, Ticker ticker, Mode mode) {
     if (path.isEmpty()) {
       restoreStatus = "disabled; starting cold";
-      return new HistogramPredictor(config, ticker, mode);
+      return coldStart.create(config, ticker, mode);
     }
     try {
       SnapshotRecovery r = HistogramPredictor.recover(path.get(), context, config, ticker, mode);
@@ -92,7 +116,7 @@ final class SnapshotKeeper {
             path.get().getFileName(),
             e.getMessage());
       }
-      return new HistogramPredictor(config, ticker, mode);
+      return coldStart.create(config, ticker, mode);
     }
   }
 

@@ -3,12 +3,19 @@ package io.harbinger.sidecar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.PredictorTuning;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -100,24 +107,219 @@ class ConfigLoaderTest {
     assertThat(c.mode()).isEqualTo(Mode.SHADOW);
   }
 
-  @Test
-  void load_demoteUntrusted_isOnByDefaultAndCanBeSwitchedOff() throws Exception {
-    ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
-    assertThat(defaults.load(Optional.empty()).predictor().demoteUntrusted()).isTrue();
-    Path file = yaml("predictor:\n  demote-untrusted: false\n");
-    assertThat(defaults.load(Optional.of(file)).predictor().demoteUntrusted()).isFalse();
+  /** A file setting one setting, nested as written: {@code a.b-c} is {@code a:\n b-c: VALUE}. */
+  private static String nested(String path, String value) {
+    int dot = path.indexOf('.');
+    return path.substring(0, dot) + ":\n  " + path.substring(dot + 1) + ": " + value + "\n";
   }
 
   @Test
-  void load_shiftRun_isReadAndGarbageIsNamed() throws Exception {
-    ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
-    assertThat(defaults.load(Optional.empty()).predictor().shiftRun()).isEqualTo(8);
-    Path file = yaml("predictor:\n  shift-run: 0\n");
-    assertThat(defaults.load(Optional.of(file)).predictor().shiftRun()).isZero();
-    assertThat(problemsOf(plain, "predictor:\n  shift-run: 1001\n").problems())
-        .containsExactly("predictor.shift-run must be in [0, 1000]: 1001");
-    assertThat(problemsOf(plain, "predictor:\n  shift-run: often\n").problems())
-        .anyMatch(p -> p.startsWith("predictor.shift-run") && p.contains("often"));
+  void load_everyRemovedSetting_failsNamingItAndWhatReplacedIt() throws IOException {
+    assertThat(ConfigLoader.REMOVED).hasSize(24);
+    for (Map.Entry<String, String> removed : ConfigLoader.REMOVED.entrySet()) {
+      String key = removed.getKey();
+      assertThat(removed.getValue())
+          .as(key)
+          .satisfiesAnyOf(
+              m -> assertThat(m).startsWith(key + " was removed: "),
+              m -> assertThat(m).startsWith(key + " moved to "));
+      // Whatever the value, even the one the predictor now uses.
+      for (String value : new String[] {"0", "true", "garbage"}) {
+        assertThat(problemsOf(plain, nested(key, value)).problems())
+            .as(key + ": " + value)
+            .containsExactly(removed.getValue());
+      }
+    }
+  }
+
+  @Test
+  void load_removedSettings_nameWhatReplacedThem() throws IOException {
+    assertThat(problemsOf(plain, "predictor:\n  shift-run: 0\n").problems())
+        .containsExactly(
+            "predictor.shift-run was removed: the shift run is fixed at 8 observations");
+    assertThat(problemsOf(plain, "keys:\n  size-bins: true\n").problems())
+        .containsExactly("keys.size-bins moved to predictor.size-bins");
+    assertThat(problemsOf(plain, "predictor:\n  promote-cold-after: 3\n").problems())
+        .singleElement()
+        .asString()
+        .startsWith("predictor.promote-cold-after was removed: ")
+        .contains("predictor.min-observations: 1");
+  }
+
+  @Test
+  void load_removedSettings_quoteTheValuesThePredictorNowUses() {
+    PredictorTuning fixed = PredictorTuning.defaults();
+    Map<String, String> removed = ConfigLoader.REMOVED;
+    assertThat(removed.get("predictor.shift-run")).contains(" " + fixed.shiftRun() + " ");
+    assertThat(removed.get("predictor.pooled-decay")).contains(" " + fixed.pooledDecay() + " ");
+    assertThat(removed.get("predictor.boundary-min-observations"))
+        .contains(" " + fixed.boundaryMinObservations() + " ");
+    assertThat(removed.get("predictor.boundary-refresh-every"))
+        .contains(" " + fixed.boundaryRefreshEvery() + " ");
+    assertThat(removed.get("predictor.boundary-hysteresis"))
+        .contains(" " + Math.round(100 * fixed.boundaryHysteresis()) + "%");
+    assertThat(removed.get("predictor.tier-hysteresis"))
+        .contains(" " + Math.round(100 * fixed.tierHysteresis()) + "%");
+    assertThat(removed.get("predictor.max-censored-share"))
+        .contains(" " + Math.round(100 * fixed.maxCensoredShare()) + "%");
+    assertThat(removed.get("predictor.misprediction-enter"))
+        .contains(" " + fixed.mispredictionEnter() + " ");
+    assertThat(removed.get("predictor.misprediction-exit"))
+        .contains(" " + fixed.mispredictionExit() + " ");
+    assertThat(removed.get("predictor.misprediction-memory"))
+        .contains(" " + fixed.mispredictionMemory() + " ");
+    assertThat(removed.get("predictor.safeguard-margin"))
+        .contains(" " + Math.round(100 * fixed.safeguardMargin()) + "%");
+    assertThat(removed.get("predictor.safeguard-hysteresis"))
+        .contains(
+            " " + Math.round(100 * (fixed.safeguardMargin() + fixed.safeguardHysteresis())) + "%");
+    assertThat(removed.get("predictor.safeguard-load")).endsWith(" " + fixed.safeguardLoad());
+    assertThat(removed.get("predictor.safeguard-min-reports"))
+        .contains(" " + fixed.safeguardMinReports() + " ");
+    assertThat(removed.get("predictor.safeguard-decay"))
+        .contains(" " + fixed.safeguardDecay() + " ");
+    assertThat(fixed.keyGuard()).isTrue();
+    assertThat(fixed.demoteUntrusted()).isTrue();
+    assertThat(fixed.borrowFromProducer()).isTrue();
+    assertThat(fixed.borrowFromSize()).isTrue();
+    assertThat(fixed.idleHalfLife()).isZero();
+    assertThat(fixed.relativeIdle()).isZero();
+    assertThat(fixed.promoteColdAfter()).isZero();
+    assertThat(fixed.tailLimit()).isZero();
+  }
+
+  @Test
+  void load_removedSettings_areListedWithEveryOtherProblem() throws IOException {
+    ConfigException e =
+        problemsOf(
+            plain,
+            """
+            keys:
+              size-bins: true
+            predictor:
+              levels: 12
+              demote-untrusted: false
+              colour: blue
+            """);
+    assertThat(e.problems())
+        .contains(
+            "keys.size-bins moved to predictor.size-bins",
+            "predictor.demote-untrusted was removed: an untrusted key whose evidence shows it"
+                + " costlier than the middle level always goes below it",
+            "predictor.levels must be in [2, 10]: 12")
+        .anyMatch(p -> p.startsWith("unknown key predictor.colour"));
+  }
+
+  @Test
+  void load_removedSettingFromTheEnvironmentOrAProperty_failsNamingItsSpelling() {
+    Properties props = new Properties();
+    props.setProperty("harbinger.predictor.safeguard-margin", "0.05");
+    ConfigLoader loader =
+        new ConfigLoader(
+            Map.of("HARBINGER_PREDICTOR_SHIFT_RUN", "0", "HARBINGER_KEYS_SIZE_BINS", "true"),
+            props);
+    assertThatThrownBy(() -> loader.load(Optional.empty()))
+        .isInstanceOfSatisfying(
+            ConfigException.class,
+            e ->
+                assertThat(e.problems())
+                    .containsExactlyInAnyOrder(
+                        "environment variable HARBINGER_PREDICTOR_SHIFT_RUN: predictor.shift-run"
+                            + " was removed: the shift run is fixed at 8 observations",
+                        "environment variable HARBINGER_KEYS_SIZE_BINS: keys.size-bins moved to"
+                            + " predictor.size-bins",
+                        "system property harbinger.predictor.safeguard-margin: "
+                            + ConfigLoader.REMOVED.get("predictor.safeguard-margin")));
+  }
+
+  @Test
+  void load_sizeBins_isAPredictorSettingOffByDefault() throws Exception {
+    assertThat(plain.load(Optional.empty()).predictor().sizeBins()).isFalse();
+    Path file = yaml("predictor:\n  size-bins: true\n");
+    assertThat(plain.load(Optional.of(file)).predictor().sizeBins()).isTrue();
+    ConfigLoader fromEnvironment =
+        new ConfigLoader(Map.of("HARBINGER_PREDICTOR_SIZE_BINS", "true"), new Properties());
+    assertThat(fromEnvironment.load(Optional.empty()).predictor().sizeBins()).isTrue();
+  }
+
+  @Test
+  void load_theTenSettings_reachThePredictor() throws Exception {
+    Path file =
+        yaml(
+            """
+            predictor:
+              levels: 5
+              key-decay: 0.99
+              stale-after: 30m
+              min-observations: 10
+              max-spread-ratio: 32
+              max-keys: 4096
+              size-bins: true
+              safeguard: false
+              tail-budget: 1.5
+              untrusted-last: false
+            """);
+    assertThat(plain.load(Optional.of(file)).predictor())
+        .isEqualTo(
+            new PredictorConfig(
+                5, 0.99, Duration.ofMinutes(30), 10, 32, 4096, true, false, 1.5, false));
+  }
+
+  @Test
+  void load_referencePredictorSection_holdsExactlyTheTenSettings() throws Exception {
+    JsonNode reference =
+        new ObjectMapper(new YAMLFactory())
+            .readTree(ConfigLoader.class.getResourceAsStream("/reference.yaml"));
+    List<String> names = new ArrayList<>();
+    reference.get("predictor").fieldNames().forEachRemaining(names::add);
+    assertThat(names)
+        .containsExactly(
+            "levels",
+            "key-decay",
+            "stale-after",
+            "min-observations",
+            "max-spread-ratio",
+            "max-keys",
+            "size-bins",
+            "safeguard",
+            "tail-budget",
+            "untrusted-last");
+    List<String> keys = new ArrayList<>();
+    reference.get("keys").fieldNames().forEachRemaining(keys::add);
+    assertThat(keys).containsExactly("job-type-header");
+  }
+
+  @Test
+  void load_garbageInAnyOfTheTen_isNamedWithItsValue() throws IOException {
+    Map<String, String> garbage = new LinkedHashMap<>();
+    garbage.put("levels", "many");
+    garbage.put("key-decay", "slow");
+    garbage.put("stale-after", "soon");
+    garbage.put("min-observations", "few");
+    garbage.put("max-spread-ratio", "wide");
+    garbage.put("max-keys", "lots");
+    garbage.put("size-bins", "maybe");
+    garbage.put("safeguard", "perhaps");
+    garbage.put("tail-budget", "loose");
+    garbage.put("untrusted-last", "sometimes");
+    for (Map.Entry<String, String> g : garbage.entrySet()) {
+      assertThat(problemsOf(plain, nested("predictor." + g.getKey(), g.getValue())).problems())
+          .as(g.getKey())
+          .singleElement()
+          .asString()
+          .startsWith("predictor." + g.getKey() + " must be")
+          .endsWith(": " + g.getValue());
+    }
+    assertThat(problemsOf(plain, "predictor:\n  max-keys: 8\n").problems())
+        .containsExactly("predictor.max-keys must be at least 16: 8");
+    assertThat(problemsOf(plain, "predictor:\n  min-observations: 0\n").problems())
+        .containsExactly("predictor.min-observations must be at least 1: 0");
+    assertThat(problemsOf(plain, "predictor:\n  max-spread-ratio: 0.5\n").problems())
+        .containsExactly("predictor: maxSpreadRatio must be finite and at least 1: 0.5");
+    assertThat(problemsOf(plain, "predictor:\n  stale-after: -5m\n").problems())
+        .singleElement()
+        .asString()
+        .startsWith("predictor.stale-after must be a duration");
   }
 
   @Test
@@ -148,7 +350,9 @@ class ConfigLoaderTest {
     assertThat(
             problemsOf(plain, "predictor:\n  min-observations: 1\n  promote-cold-after: 1\n")
                 .problems())
-        .anyMatch(p -> p.contains("promoteColdAfter") && p.contains("minObservations"));
+        .singleElement()
+        .asString()
+        .startsWith("predictor.promote-cold-after was removed");
   }
 
   @Test
@@ -163,30 +367,6 @@ class ConfigLoaderTest {
         .anyMatch(p -> p.startsWith("predictor.untrusted-last") && p.contains("sometimes"));
     assertThat(problemsOf(plain, "predictor:\n  untrusted-last: 1\n").problems())
         .anyMatch(p -> p.startsWith("predictor.untrusted-last"));
-  }
-
-  @Test
-  void load_borrowFromSize_isOnByDefaultReadAndGarbageIsNamed() throws Exception {
-    ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
-    assertThat(defaults.load(Optional.empty()).predictor().borrowFromSize()).isTrue();
-    Path file = yaml("predictor:\n  borrow-from-size: false\n");
-    assertThat(defaults.load(Optional.of(file)).predictor().borrowFromSize()).isFalse();
-    assertThat(problemsOf(plain, "predictor:\n  borrow-from-size: by-weight\n").problems())
-        .anyMatch(p -> p.startsWith("predictor.borrow-from-size") && p.contains("by-weight"));
-  }
-
-  @Test
-  void load_promoteColdAfter_isReadAndOutOfRangeIsNamed() throws Exception {
-    ConfigLoader defaults = new ConfigLoader(Map.of(), new Properties());
-    Path file = yaml("predictor:\n  promote-cold-after: 3\n");
-    assertThat(defaults.load(Optional.of(file)).predictor().promoteColdAfter()).isEqualTo(3);
-    assertThat(problemsOf(plain, "predictor:\n  promote-cold-after: 20\n").problems())
-        .containsExactly(
-            "predictor: promoteColdAfter must be 0 or in [1, minObservations = 20): 20");
-    assertThat(problemsOf(plain, "predictor:\n  promote-cold-after: -1\n").problems())
-        .containsExactly("predictor.promote-cold-after must be in [0, 1000]: -1");
-    assertThat(problemsOf(plain, "predictor:\n  promote-cold-after: soon\n").problems())
-        .anyMatch(p -> p.startsWith("predictor.promote-cold-after") && p.contains("soon"));
   }
 
   @Test

@@ -7,7 +7,9 @@ import static org.awaitility.Awaitility.await;
 import io.grpc.ManagedChannel;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.PredictorTuning;
 import io.harbinger.proto.v1.GetSafeguardRequest;
 import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.proto.v1.RouteEntry;
@@ -34,10 +36,18 @@ class SafeguardSidecarTest {
   private SidecarGrpc.SidecarBlockingStub stub;
 
   private void start(String... overrides) throws Exception {
+    start(PredictorTuning.defaults(), overrides);
+  }
+
+  /** Starts a sidecar whose predictor has the lab's tuning, which its settings cannot reach. */
+  private void start(PredictorTuning tuning, String... overrides) throws Exception {
     String name = InProcessServerBuilder.generateName();
     sidecar =
         Sidecar.start(
-            SidecarTestSupport.config(dir, overrides), InProcessServerBuilder.forName(name), false);
+            SidecarTestSupport.config(dir, overrides),
+            InProcessServerBuilder.forName(name),
+            false,
+            (config, ticker, mode) -> new HistogramPredictor(config, tuning, ticker, mode));
     channel = InProcessChannelBuilder.forName(name).build();
     stub = SidecarGrpc.newBlockingStub(channel).withDeadlineAfter(Duration.ofSeconds(10));
   }
@@ -50,6 +60,13 @@ class SafeguardSidecarTest {
     if (sidecar != null) {
       sidecar.close();
     }
+  }
+
+  /**
+   * No per-key safeguard, demotion or shift run: the lab's hooks that leave the global one alone.
+   */
+  private static PredictorTuning globalOnly() {
+    return PredictorTuning.builder().keyGuard(false).demoteUntrusted(false).shiftRun(0).build();
   }
 
   private static byte[] inverted(int n) {
@@ -87,12 +104,13 @@ class SafeguardSidecarTest {
     // safeguard can catch the inversion; untrusted keys at the default level, so that holding is
     // shadow mode.
     start(
-        "predictor.key-guard", "false",
-        "predictor.max-spread-ratio", "10000",
-        "predictor.demote-untrusted", "false",
-        "predictor.shift-run", "0",
-        "predictor.tail-budget", "0",
-        "predictor.untrusted-last", "false");
+        globalOnly(),
+        "predictor.max-spread-ratio",
+        "10000",
+        "predictor.tail-budget",
+        "0",
+        "predictor.untrusted-last",
+        "false");
     sidecar.reports().ingest(SidecarTestSupport.threeTypes(120));
     SafeguardInfo s = invertUntilHolding();
     assertThat(s.getEstimatedGain()).isLessThan(0.02);
@@ -121,12 +139,7 @@ class SafeguardSidecarTest {
   @Test
   void watchRoutes_whileTheSafeguardHoldsWithUntrustedKeysLast_keepsThemLastAndTheRestAtTheDefault()
       throws Exception {
-    start(
-        "predictor.key-guard", "false",
-        "predictor.max-spread-ratio", "10000",
-        "predictor.demote-untrusted", "false",
-        "predictor.shift-run", "0",
-        "predictor.tail-budget", "0");
+    start(globalOnly(), "predictor.max-spread-ratio", "10000", "predictor.tail-budget", "0");
     sidecar.reports().ingest(SidecarTestSupport.threeTypes(120));
     // Another producer, so that it has no aggregate to borrow from: cold.
     String newcomer = Keys.of("elsewhere", "newcomer");
@@ -216,12 +229,14 @@ class SafeguardSidecarTest {
   }
 
   @Test
-  void load_safeguardOutOfRange_failsNamingTheRule() {
+  void load_removedSafeguardSettings_failNamingWhatReplacedThem() {
     assertThatThrownBy(() -> SidecarTestSupport.config(dir, "predictor.safeguard-load", "1.5"))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("safeguardLoad must be in [0.05, 0.99]: 1.5");
+        .hasMessageContaining(
+            "predictor.safeguard-load was removed: the global safeguard estimates the gain at a"
+                + " per-worker load of 0.8");
     assertThatThrownBy(() -> SidecarTestSupport.config(dir, "predictor.misprediction-exit", "0.9"))
-        .hasMessageContaining("mispredictionExit must be in (0, mispredictionEnter = 0.8): 0.9");
+        .hasMessageContaining("predictor.misprediction-exit was removed");
   }
 
   /** Short proven jobs, many never-seen keys that carry most of the work, and one long key. */
@@ -242,7 +257,7 @@ class SafeguardSidecarTest {
   @Test
   void watchRoutes_whileTheTailGuardLifts_publishesTheLongKeyAtTheDefaultLevel() throws Exception {
     // The tail guard judges undecided work at the default level, where the seed paper puts it.
-    start("predictor.tail-limit", "2", "predictor.untrusted-last", "false");
+    start(PredictorTuning.builder().tailLimit(2).build(), "predictor.untrusted-last", "false");
     sidecar.reports().ingest(undecided(100, 0));
     String export = Keys.of("shop", "export_report");
 
@@ -280,12 +295,13 @@ class SafeguardSidecarTest {
   }
 
   @Test
-  void load_tailLimitOutOfRange_failsNamingTheRule() {
-    assertThatThrownBy(() -> SidecarTestSupport.config(dir, "predictor.tail-limit", "0.5"))
-        .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("tailLimit must be 0 or in [1, 100]: 0.5");
-    assertThatThrownBy(() -> SidecarTestSupport.config(dir, "predictor.tail-limit", "lots"))
-        .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("predictor.tail-limit");
+  void load_tailLimit_wasRemovedAndSaysWhatBoundsTheTail() {
+    for (String value : new String[] {"0.5", "lots", "2"}) {
+      assertThatThrownBy(() -> SidecarTestSupport.config(dir, "predictor.tail-limit", value))
+          .isInstanceOf(ConfigException.class)
+          .hasMessageContaining(
+              "predictor.tail-limit was removed: the tail guard is off; predictor.tail-budget"
+                  + " bounds the last level's wait");
+    }
   }
 }

@@ -8,7 +8,9 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.PredictorTuning;
 import io.harbinger.rabbit.ChannelOptions;
 import io.harbinger.rabbit.PredictiveChannels;
 import io.harbinger.rabbit.PriorityQueues;
@@ -89,10 +91,17 @@ class SidecarEndToEndIT {
             "rabbitmq.username",
             factory.getUsername(),
             "rabbitmq.reports-exchange",
-            exchange,
-            "predictor.boundary-min-observations",
-            "60");
-    Sidecar sidecar = closeLater(Sidecar.start(config));
+            exchange);
+    // Boundaries after 60 reports: a lab hook, which the sidecar's settings do not reach.
+    PredictorTuning tuning = PredictorTuning.builder().boundaryMinObservations(60).build();
+    Sidecar sidecar =
+        closeLater(
+            Sidecar.start(
+                config,
+                Sidecar.serverBuilder(config),
+                true,
+                (settings, ticker, mode) ->
+                    new HistogramPredictor(settings, tuning, ticker, mode)));
     ManagedChannel grpc =
         ManagedChannelBuilder.forAddress("127.0.0.1", sidecar.grpcPort()).usePlaintext().build();
     closeables.add(grpc::shutdownNow);

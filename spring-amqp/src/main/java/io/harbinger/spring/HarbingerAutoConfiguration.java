@@ -3,7 +3,6 @@ package io.harbinger.spring;
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Predictor;
-import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,10 +82,7 @@ public final class HarbingerAutoConfiguration {
       return new HarbingerBeanPostProcessor(connectionFactory, stamping, advice);
     }
 
-    /**
-     * The embedded router's predictor: the defaults, with these levels, this tail budget, this
-     * placement of unmeasured keys and these trust gates.
-     */
+    /** The embedded router's predictor, with the ten {@code harbinger.*} predictor settings. */
     @Bean
     @ConditionalOnMissingBean(Predictor.class)
     @ConditionalOnProperty(
@@ -94,16 +90,7 @@ public final class HarbingerAutoConfiguration {
         havingValue = "embedded",
         matchIfMissing = true)
     Predictor harbingerPredictor(HarbingerProperties properties) {
-      return new HistogramPredictor(
-          PredictorConfig.defaults().toBuilder()
-              .levels(properties.levels())
-              .tailBudget(properties.tailBudget())
-              .untrustedLast(properties.untrustedLast())
-              .minObservations(properties.minObservations())
-              .maxSpreadRatio(properties.maxSpreadRatio())
-              .build(),
-          Ticker.SYSTEM,
-          Mode.PREDICTIVE);
+      return new HistogramPredictor(properties.predictorConfig(), Ticker.SYSTEM, Mode.PREDICTIVE);
     }
 
     @Bean

@@ -6,6 +6,7 @@ import io.harbinger.rabbit.HarbingerHeaders;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.Errors;
@@ -19,14 +20,25 @@ import org.springframework.validation.Validator;
  * <pre>
  * harbinger.mode=predictive
  * harbinger.levels=3
- * harbinger.tail-budget=1.5
- * harbinger.untrusted-last=true
+ * harbinger.key-decay=0.995
+ * harbinger.stale-after=0s
  * harbinger.min-observations=20
  * harbinger.max-spread-ratio=16
+ * harbinger.max-keys=16384
+ * harbinger.size-bins=false
+ * harbinger.safeguard=true
+ * harbinger.tail-budget=1.5
+ * harbinger.untrusted-last=true
  * harbinger.router.kind=sidecar
  * harbinger.router.sidecar.address=harbinger-sidecar:50051
  * harbinger.router.sidecar.tls=true
  * </pre>
+ *
+ * <p>The predictor settings are {@link PredictorConfig}'s ten, under the same names as in the
+ * sidecar's YAML and with the predictor's defaults; {@link PredictorConfig} documents each once
+ * (what it does, its default, when to change it and why). They configure the embedded router's
+ * predictor; a sidecar router takes the sidecar's own, but for {@code levels}, which the
+ * application's queues and stamps must share.
  *
  * <p>Invalid values fail the application's start with Spring Boot's binding report, which names the
  * property, its value, where it came from and the rule it breaks.
@@ -34,44 +46,41 @@ import org.springframework.validation.Validator;
  * @param mode {@code predictive} (the default) stamps learned priorities; {@code shadow} stamps the
  *     predicted level in {@code x-harbinger-level} but leaves priorities alone, so delivery order
  *     stays as without Harbinger while it learns; {@code off} installs nothing
- * @param levels the number of levels, in [2, 10], 3 by default; a classic queue for them has {@code
- *     x-max-priority = levels - 1}
  * @param jobTypeHeader the header carrying a message's job type, {@code x-job-type} by default
  * @param reportsExchange the fanout exchange duration reports go to, {@code harbinger.reports} by
  *     default
  * @param router where publish levels come from
- * @param tailBudget the embedded router's tail budget ({@link PredictorConfig#tailBudget()}): a
- *     value in (1, 100] raises the boundary above the last level while that level's estimated mean
- *     wait stays within this many times FIFO's, by default the predictor's {@value
- *     PredictorConfig#DEFAULT_TAIL_BUDGET}; 0 keeps the seed paper's equal boundaries. A sidecar
- *     router takes its own {@code predictor.tail-budget}
- * @param untrustedLast whether the embedded router places a key without a cost of its own (cold,
- *     stale or censored) at the last level rather than the default level ({@link
- *     PredictorConfig#untrustedLast()}), by default the predictor's {@value
- *     PredictorConfig#DEFAULT_UNTRUSTED_LAST}. A sidecar router takes its own {@code
- *     predictor.untrusted-last}
- * @param minObservations successful observations before the embedded router predicts a key ({@link
- *     PredictorConfig#minObservations()}), at least 1, by default the predictor's {@value
- *     PredictorConfig#DEFAULT_MIN_OBSERVATIONS}. With {@code max-spread-ratio=1000} and {@code
- *     tail-budget=1.1} it forms the few-observation settings ({@link
- *     PredictorConfig.Builder#fewObservations()}), for job kinds that recur a few times each. A
- *     sidecar router takes its own {@code predictor.min-observations}
- * @param maxSpreadRatio the largest ratio of a predicted key's 99th percentile to its median
- *     ({@link PredictorConfig#maxSpreadRatio()}), finite and at least 1, by default the predictor's
- *     {@value PredictorConfig#DEFAULT_MAX_SPREAD_RATIO}. A sidecar router takes its own {@code
- *     predictor.max-spread-ratio}
+ * @param levels the number of levels, in [2, 10], 3 by default; a classic queue for them has {@code
+ *     x-max-priority = levels - 1}; with a sidecar router, the levels it must publish
+ * @param keyDecay the embedded router's {@link PredictorConfig#keyDecay()}
+ * @param staleAfter the embedded router's {@link PredictorConfig#staleAfter()}, 0 (off) by default
+ * @param minObservations the embedded router's {@link PredictorConfig#minObservations()}; with
+ *     {@code max-spread-ratio=1000} and {@code tail-budget=1.1} it forms the few-observation
+ *     settings ({@link PredictorConfig.Builder#fewObservations()})
+ * @param maxSpreadRatio the embedded router's {@link PredictorConfig#maxSpreadRatio()}
+ * @param maxKeys the embedded router's {@link PredictorConfig#maxKeys()}, at least {@value
+ *     PredictorConfig#MIN_MAX_KEYS}
+ * @param sizeBins the embedded router's {@link PredictorConfig#sizeBins()}
+ * @param safeguard the embedded router's {@link PredictorConfig#safeguard()}
+ * @param tailBudget the embedded router's {@link PredictorConfig#tailBudget()}
+ * @param untrustedLast the embedded router's {@link PredictorConfig#untrustedLast()}
  */
 @ConfigurationProperties("harbinger")
 public record HarbingerProperties(
     @DefaultValue("predictive") Mode mode,
-    @DefaultValue("3") int levels,
     @DefaultValue(HarbingerHeaders.DEFAULT_JOB_TYPE) String jobTypeHeader,
     @DefaultValue(HarbingerHeaders.REPORTS_EXCHANGE) String reportsExchange,
     @DefaultValue Router router,
-    @DefaultValue("" + PredictorConfig.DEFAULT_TAIL_BUDGET) double tailBudget,
-    @DefaultValue("" + PredictorConfig.DEFAULT_UNTRUSTED_LAST) boolean untrustedLast,
+    @DefaultValue("" + PredictorConfig.DEFAULT_LEVELS) int levels,
+    @DefaultValue("" + PredictorConfig.DEFAULT_KEY_DECAY) double keyDecay,
+    @DefaultValue("0s") Duration staleAfter,
     @DefaultValue("" + PredictorConfig.DEFAULT_MIN_OBSERVATIONS) int minObservations,
-    @DefaultValue("" + PredictorConfig.DEFAULT_MAX_SPREAD_RATIO) double maxSpreadRatio)
+    @DefaultValue("" + PredictorConfig.DEFAULT_MAX_SPREAD_RATIO) double maxSpreadRatio,
+    @DefaultValue("" + PredictorConfig.DEFAULT_MAX_KEYS) int maxKeys,
+    @DefaultValue("" + PredictorConfig.DEFAULT_SIZE_BINS) boolean sizeBins,
+    @DefaultValue("" + PredictorConfig.DEFAULT_SAFEGUARD) boolean safeguard,
+    @DefaultValue("" + PredictorConfig.DEFAULT_TAIL_BUDGET) double tailBudget,
+    @DefaultValue("" + PredictorConfig.DEFAULT_UNTRUSTED_LAST) boolean untrustedLast)
     implements Validator {
 
   /** What Harbinger does in the application. */
@@ -128,23 +137,15 @@ public record HarbingerProperties(
   @Override
   public void validate(Object target, Errors errors) {
     HarbingerProperties p = (HarbingerProperties) target;
-    if (p.levels < PredictorConfig.MIN_LEVELS || p.levels > PredictorConfig.MAX_LEVELS) {
-      errors.rejectValue(
-          "levels",
-          "range",
-          "must be in [" + PredictorConfig.MIN_LEVELS + ", " + PredictorConfig.MAX_LEVELS + "]");
+    checkSetting(errors, "levels", b -> b.levels(p.levels));
+    checkSetting(errors, "key-decay", b -> b.keyDecay(p.keyDecay));
+    checkSetting(errors, "stale-after", b -> b.staleAfter(p.staleAfter));
+    checkSetting(errors, "min-observations", b -> b.minObservations(p.minObservations));
+    checkSetting(errors, "max-spread-ratio", b -> b.maxSpreadRatio(p.maxSpreadRatio));
+    if (p.maxKeys < PredictorConfig.MIN_MAX_KEYS) {
+      errors.rejectValue("max-keys", "range", "must be at least " + PredictorConfig.MIN_MAX_KEYS);
     }
-    try {
-      PredictorConfig.defaults().toBuilder().tailBudget(p.tailBudget).build();
-    } catch (IllegalArgumentException e) {
-      errors.rejectValue("tail-budget", "range", "must be 0 or in (1, 100]");
-    }
-    if (p.minObservations < 1) {
-      errors.rejectValue("min-observations", "range", "must be at least 1");
-    }
-    if (!(p.maxSpreadRatio >= 1) || Double.isInfinite(p.maxSpreadRatio)) {
-      errors.rejectValue("max-spread-ratio", "range", "must be finite and at least 1");
-    }
+    checkSetting(errors, "tail-budget", b -> b.tailBudget(p.tailBudget));
     if (p.jobTypeHeader == null || p.jobTypeHeader.isBlank()) {
       errors.rejectValue("job-type-header", "empty", "must be a non-empty header name");
     } else if (Keys.of("p", p.jobTypeHeader).isEmpty()) {
@@ -178,6 +179,46 @@ public record HarbingerProperties(
         errors.rejectValue(
             "router.sidecar.trust-certificates", "missing", "must be a readable PEM file");
       }
+    }
+  }
+
+  /**
+   * Returns the embedded router's predictor settings.
+   *
+   * @return the ten settings as bound
+   * @throws IllegalArgumentException when one breaks its rule (the validator reports that first)
+   */
+  public PredictorConfig predictorConfig() {
+    return PredictorConfig.builder()
+        .levels(levels)
+        .keyDecay(keyDecay)
+        .staleAfter(staleAfter)
+        .minObservations(minObservations)
+        .maxSpreadRatio(maxSpreadRatio)
+        .maxKeys(maxKeys)
+        .sizeBins(sizeBins)
+        .safeguard(safeguard)
+        .tailBudget(tailBudget)
+        .untrustedLast(untrustedLast)
+        .build();
+  }
+
+  /**
+   * Rejects a property whose value breaks {@link PredictorConfig}'s rule, with the rule as the
+   * predictor states it: {@code "tailBudget must be 0 or in (1, 100]: 1.0"} gives the reason {@code
+   * "must be 0 or in (1, 100]"}.
+   */
+  private static void checkSetting(
+      Errors errors, String property, UnaryOperator<PredictorConfig.Builder> setting) {
+    try {
+      setting.apply(PredictorConfig.builder()).build();
+    } catch (IllegalArgumentException | NullPointerException e) {
+      String message = String.valueOf(e.getMessage());
+      int from = message.indexOf(" must ");
+      int to = message.lastIndexOf(": ");
+      String rule =
+          from < 0 ? "must be set" : message.substring(from + 1, to > from ? to : message.length());
+      errors.rejectValue(property, "range", rule);
     }
   }
 

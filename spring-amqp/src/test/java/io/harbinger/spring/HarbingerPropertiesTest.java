@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.PredictorConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -49,6 +50,10 @@ class HarbingerPropertiesTest {
         "harbinger.tail-budget=101 | harbinger.tail-budget | must be 0 or in (1, 100]",
         "harbinger.min-observations=0 | harbinger.min-observations | must be at least 1",
         "harbinger.max-spread-ratio=0.5 | harbinger.max-spread-ratio | must be finite and at least 1",
+        "harbinger.key-decay=0 | harbinger.key-decay | must be in (0, 1]",
+        "harbinger.key-decay=1.5 | harbinger.key-decay | must be in (0, 1]",
+        "harbinger.stale-after=-5m | harbinger.stale-after | must not be negative",
+        "harbinger.max-keys=8 | harbinger.max-keys | must be at least 16",
         "harbinger.job-type-header= | harbinger.job-type-header | must be a non-empty header name",
         "harbinger.reports-exchange= | harbinger.reports-exchange | must be a non-empty exchange name",
         "harbinger.router.kind=sidecar | harbinger.router.sidecar.address | must be set (host:port)"
@@ -155,6 +160,63 @@ class HarbingerPropertiesTest {
         .contains("APPLICATION FAILED TO START")
         .contains("harbinger.untrusted-last")
         .contains("sometimes");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "harbinger.key-decay=slow | harbinger.key-decay",
+        "harbinger.stale-after=soon | harbinger.stale-after",
+        "harbinger.max-keys=lots | harbinger.max-keys",
+        "harbinger.size-bins=maybe | harbinger.size-bins",
+        "harbinger.safeguard=perhaps | harbinger.safeguard",
+        "harbinger.levels=many | harbinger.levels",
+        "harbinger.min-observations=few | harbinger.min-observations",
+        "harbinger.max-spread-ratio=wide | harbinger.max-spread-ratio",
+        "harbinger.tail-budget=loose | harbinger.tail-budget",
+      })
+  void start_predictorSettingOfTheWrongType_failsNamingTheProperty(
+      String property, String name, CapturedOutput output) {
+    assertThatThrownBy(() -> start(property)).isNotNull();
+    assertThat(output.getOut() + output.getErr())
+        .contains("APPLICATION FAILED TO START")
+        .contains(name)
+        .contains(property.substring(property.indexOf('=') + 1));
+  }
+
+  @Test
+  void start_theTenPredictorSettings_reachTheEmbeddedPredictor() {
+    try (ConfigurableApplicationContext context =
+        start(
+            "harbinger.levels=5",
+            "harbinger.key-decay=0.99",
+            "harbinger.stale-after=30m",
+            "harbinger.min-observations=10",
+            "harbinger.max-spread-ratio=32",
+            "harbinger.max-keys=4096",
+            "harbinger.size-bins=true",
+            "harbinger.safeguard=false",
+            "harbinger.tail-budget=1.5",
+            "harbinger.untrusted-last=false")) {
+      assertThat(context.getBean(Predictor.class).config())
+          .isEqualTo(
+              new PredictorConfig(
+                  5, 0.99, Duration.ofMinutes(30), 10, 32, 4096, true, false, 1.5, false));
+    }
+  }
+
+  @Test
+  void start_noPredictorSettings_givesThePredictorsDefaults() {
+    try (ConfigurableApplicationContext context = start()) {
+      HarbingerProperties p = context.getBean(HarbingerProperties.class);
+      assertThat(p.predictorConfig()).isEqualTo(PredictorConfig.defaults());
+      assertThat(p.keyDecay()).isEqualTo(PredictorConfig.DEFAULT_KEY_DECAY);
+      assertThat(p.staleAfter()).isZero();
+      assertThat(p.maxKeys()).isEqualTo(PredictorConfig.DEFAULT_MAX_KEYS);
+      assertThat(p.sizeBins()).isFalse();
+      assertThat(p.safeguard()).isTrue();
+    }
   }
 
   @Test

@@ -11,6 +11,7 @@ import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.PredictorTuning;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.testing.BrokerKind;
 import io.harbinger.testing.EachBroker;
@@ -102,12 +103,9 @@ class SpringPrioritiesIT {
     @Bean
     Predictor predictor() {
       return new HistogramPredictor(
-          PredictorConfig.builder()
-              .minObservations(5)
-              .boundaryMinObservations(10)
-              .boundaryRefreshEvery(5)
-              .keyDecay(0.8)
-              .build(),
+          PredictorConfig.builder().minObservations(5).keyDecay(0.8).build(),
+          // The lab's hooks, so that boundaries exist after a few reports.
+          PredictorTuning.builder().boundaryMinObservations(10).boundaryRefreshEvery(5).build(),
           Ticker.SYSTEM,
           Mode.PREDICTIVE);
     }

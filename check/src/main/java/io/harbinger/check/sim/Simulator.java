@@ -5,7 +5,9 @@ import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.ManualTicker;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Outcome;
+import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.Ticker;
 import io.harbinger.scheduler.AgingMode;
 import io.harbinger.scheduler.IngressPolicy;
 import io.harbinger.scheduler.LevelScheduler;
@@ -17,6 +19,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 
 /**
  * The discrete-event simulator: non-preemptive workers fed by the broker's scheduling core, with
@@ -74,14 +77,41 @@ public final class Simulator {
   public static SimRun run(SimInput input, SimulatedArm arm, long seed, PredictorConfig predictor) {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(predictor, "predictor");
-    if (predictor.levels() != LEVELS) {
-      throw new IllegalArgumentException(
-          "the simulator's predictor must have " + LEVELS + " levels: " + predictor.levels());
-    }
+    checkLevels(predictor.levels());
+    return run(
+        input, arm, seed, ticker -> new HistogramPredictor(predictor, ticker, Mode.PREDICTIVE));
+  }
+
+  /**
+   * Runs one arm with the predictors a factory makes, for predictors that a {@link PredictorConfig}
+   * alone does not describe.
+   *
+   * @param input the prepared trace
+   * @param arm the arm
+   * @param seed the seed of {@code static_random}'s levels
+   * @param predictors makes the predictor of a predictive arm, in predictive mode, from the
+   *     simulator's ticker, which it must read its time from; its levels must be 3
+   * @return each evaluation job's start and end
+   * @throws IllegalArgumentException for a predictor whose levels are not 3
+   */
+  public static SimRun run(
+      SimInput input,
+      SimulatedArm arm,
+      long seed,
+      Function<Ticker, ? extends Predictor> predictors) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(predictors, "predictors");
     Objects.requireNonNull(arm, "arm");
     Engine e = new Engine(input, arm, seed);
-    e.predictorConfig = predictor;
+    e.predictors = predictors;
     return e.run();
+  }
+
+  private static void checkLevels(int levels) {
+    if (levels != LEVELS) {
+      throw new IllegalArgumentException(
+          "the simulator's predictor must have " + LEVELS + " levels: " + levels);
+    }
   }
 
   /**
@@ -113,7 +143,8 @@ public final class Simulator {
     private final long seed;
     private final ManualTicker clock = new ManualTicker();
     private int[] fixedLevels;
-    private PredictorConfig predictorConfig = PredictorConfig.defaults();
+    private Function<Ticker, ? extends Predictor> predictors =
+        ticker -> new HistogramPredictor(PredictorConfig.defaults(), ticker, Mode.PREDICTIVE);
 
     Engine(SimInput input, SimulatedArm arm, long seed) {
       this.input = input;
@@ -206,8 +237,8 @@ public final class Simulator {
       String name = arm.name();
       return switch (arm.routing()) {
         case PREDICTIVE_COLD, PREDICTIVE_WARM -> {
-          HistogramPredictor predictor =
-              new HistogramPredictor(predictorConfig, clock, Mode.PREDICTIVE);
+          Predictor predictor = predictors.apply(clock);
+          checkLevels(predictor.levels());
           if (arm.routing() == SimulatedArm.Routing.PREDICTIVE_WARM) {
             Trace trace = input.trace();
             for (int i = 0; i < input.historyJobs(); i++) {

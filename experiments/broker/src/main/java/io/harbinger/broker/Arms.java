@@ -13,9 +13,12 @@ import java.util.Set;
  * command line ({@code --arm}), defined once, one line each. The simulator's arms are named by
  * {@code io.harbinger.check.sim.SimulatedArm}.
  *
- * <p>Adding an arm is one line in the static block below, e.g. {@code rabbit("rabbitmq-shadow",
- * Policy.SHADOW)} for a RabbitMQ arm whose producer takes the level from a predictor in shadow mode
- * (the RabbitMQ arm then has to know that policy).
+ * <p>The registry holds the arms the evidence cites: RabbitMQ FIFO, hand-tuned static priorities,
+ * the predictor on a classic priority queue (embedded, or through a sidecar), on a quorum queue and
+ * on lanes, the oracle, Redis FIFO, and Harbinger's broker with strict and weighted selection.
+ * Adding an arm is one line in the static block below, e.g. {@code rabbit("rabbitmq-NAME",
+ * Policy.X)} for a RabbitMQ arm whose producer takes the level from policy X (the RabbitMQ arm then
+ * has to know that policy).
  *
  * <p>Immutable and thread-safe.
  */
@@ -25,96 +28,26 @@ public final class Arms {
 
   static {
     rabbit("rabbitmq-fifo", Policy.FIFO);
-    quorumPriorities("rabbitmq-fifo-quorum", Policy.FIFO);
     rabbit("rabbitmq-static-tuned", Policy.STATIC_TUNED);
-    rabbit("rabbitmq-static-misconfigured", Policy.STATIC_MISCONFIGURED);
     rabbit("rabbitmq-predictive", Policy.PREDICTIVE);
-    rabbit("rabbitmq-predictive-5", Policy.PREDICTIVE, 5);
-    rabbit("rabbitmq-shadow", Policy.SHADOW);
     rabbit("rabbitmq-sidecar", Policy.SIDECAR);
     rabbit("rabbitmq-oracle", Policy.ORACLE);
-    rabbit("rabbitmq-oracle-5", Policy.ORACLE, 5);
-    rabbit("rabbitmq-naive", Policy.NAIVE);
-    rabbit("rabbitmq-predictive-paper", Policy.PREDICTIVE_PAPER);
-    rabbit("rabbitmq-predictive-today", Policy.PREDICTIVE_TODAY);
-    rabbit("rabbitmq-predictive-sized", Policy.PREDICTIVE_SIZED);
-    rabbit("rabbitmq-predictive-shift", Policy.PREDICTIVE_SHIFT);
-    rabbit("rabbitmq-predictive-budget", Policy.PREDICTIVE_BUDGET);
-    rabbit("rabbitmq-predictive-last", Policy.PREDICTIVE_LAST);
-    rabbit("rabbitmq-predictive-equal", Policy.PREDICTIVE_EQUAL);
-    rabbit("rabbitmq-predictive-few", Policy.PREDICTIVE_FEW);
     quorumPriorities("rabbitmq-predictive-quorum", Policy.PREDICTIVE);
-    lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
-    lanes(
-        "rabbitmq-lanes-quorum",
-        QueueLayout.QUORUM_LANES,
-        Policy.PREDICTIVE,
-        Selection.WEIGHTED,
-        3);
-    lanes(
-        "rabbitmq-lanes-strict", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.STRICT, 3);
-    lanes("rabbitmq-lanes-5", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 5);
-    lanes("rabbitmq-lanes-oracle", QueueLayout.CLASSIC_LANES, Policy.ORACLE, Selection.WEIGHTED, 3);
-    define(
-        new ArmDefinition(
-            "rabbitmq-lanes-quorum-prefetch1",
-            RunsOn.RABBITMQ,
-            Policy.PREDICTIVE,
-            Selection.WEIGHTED,
-            AgingMode.PAUSING,
-            3,
-            QueueLayout.QUORUM_LANES,
-            List.of(),
-            1));
-    pullLanes(
-        "rabbitmq-lanes-quorum-pull",
-        QueueLayout.QUORUM_LANES,
-        Policy.PREDICTIVE,
-        Selection.WEIGHTED,
-        3);
-    pullLanes(
-        "rabbitmq-lanes-pull", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE, Selection.WEIGHTED, 3);
-    pullLanes(
-        "rabbitmq-lanes-strict-pull",
-        QueueLayout.CLASSIC_LANES,
-        Policy.PREDICTIVE,
-        Selection.STRICT,
-        3);
-    pullLanes(
-        "rabbitmq-lanes-5-pull",
-        QueueLayout.CLASSIC_LANES,
-        Policy.PREDICTIVE,
-        Selection.WEIGHTED,
-        5);
-    pullLanes(
-        "rabbitmq-lanes-oracle-pull",
-        QueueLayout.CLASSIC_LANES,
-        Policy.ORACLE,
-        Selection.WEIGHTED,
-        3);
+    lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE);
+    lanes("rabbitmq-lanes-quorum", QueueLayout.QUORUM_LANES, Policy.PREDICTIVE);
+    pullLanes("rabbitmq-lanes-pull", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE);
     define("redis-fifo", RunsOn.REDIS, Policy.FIFO, Selection.STRICT, AgingMode.NONE, 3);
-    broker("broker-fifo", Policy.FIFO, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-predictive", Policy.PREDICTIVE, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-weighted", Policy.PREDICTIVE, Selection.WEIGHTED, AgingMode.PAUSING);
-    broker("broker-no-aging", Policy.PREDICTIVE, Selection.STRICT, AgingMode.NONE);
-    broker("broker-fair", Policy.FAIR, Selection.STRICT, AgingMode.PLAIN);
-    broker("broker-oracle", Policy.ORACLE, Selection.STRICT, AgingMode.PLAIN);
   }
 
   private Arms() {}
 
   private static void rabbit(String name, Policy policy) {
-    rabbit(name, policy, 3);
+    define(name, RunsOn.RABBITMQ, policy, Selection.STRICT, AgingMode.NONE, 3);
   }
 
-  private static void rabbit(String name, Policy policy, int levels) {
-    define(name, RunsOn.RABBITMQ, policy, Selection.STRICT, AgingMode.NONE, levels);
-  }
-
-  /**
-   * A RabbitMQ arm on one quorum queue: with priorities (two levels on RabbitMQ 4.0 to 4.2), or in
-   * publish order for {@link Policy#FIFO}.
-   */
+  /** A RabbitMQ arm on one quorum queue with priorities (two levels on RabbitMQ 4.0 to 4.2). */
   private static void quorumPriorities(String name, Policy policy) {
     ArmDefinition arm =
         new ArmDefinition(
@@ -129,23 +62,34 @@ public final class Arms {
     define(arm);
   }
 
-  /** A lanes arm: weighted selection with pausing aging, or strict without aging. */
-  private static void lanes(
-      String name, QueueLayout layout, Policy policy, Selection selection, int levels) {
-    AgingMode aging = selection == Selection.WEIGHTED ? AgingMode.PAUSING : AgingMode.NONE;
-    ArmDefinition arm =
-        new ArmDefinition(
-            name, RunsOn.RABBITMQ, policy, selection, aging, levels, layout, List.of());
-    define(arm);
-  }
-
-  /** A lanes arm whose consumers take a lane's message only when free. */
-  private static void pullLanes(
-      String name, QueueLayout layout, Policy policy, Selection selection, int levels) {
-    AgingMode aging = selection == Selection.WEIGHTED ? AgingMode.PAUSING : AgingMode.NONE;
+  /** A lanes arm of three levels: weighted selection with pausing aging. */
+  private static void lanes(String name, QueueLayout layout, Policy policy) {
     define(
         new ArmDefinition(
-            name, RunsOn.RABBITMQ, policy, selection, aging, levels, layout, List.of(), 0, true));
+            name,
+            RunsOn.RABBITMQ,
+            policy,
+            Selection.WEIGHTED,
+            AgingMode.PAUSING,
+            3,
+            layout,
+            List.of()));
+  }
+
+  /** A lanes arm as {@link #lanes} whose consumers take a lane's message only when free. */
+  private static void pullLanes(String name, QueueLayout layout, Policy policy) {
+    define(
+        new ArmDefinition(
+            name,
+            RunsOn.RABBITMQ,
+            policy,
+            Selection.WEIGHTED,
+            AgingMode.PAUSING,
+            3,
+            layout,
+            List.of(),
+            0,
+            true));
   }
 
   private static void broker(String name, Policy policy, Selection selection, AgingMode aging) {

@@ -55,8 +55,7 @@ public final class BrokerMain implements Callable<Integer> {
   @Option(
       names = "--policy",
       description =
-          "Ingress arm: fifo, static-tuned, static-misconfigured, predictive, shadow, fair, oracle"
-              + " (default: ${DEFAULT-VALUE}).")
+          "Ingress arm: fifo, static-tuned, predictive, oracle" + " (default: ${DEFAULT-VALUE}).")
   String policy = "fifo";
 
   @Option(

@@ -136,7 +136,7 @@ public final class MessageBroker {
   public MessageBroker(BrokerConfig config, Predictor predictor, Ticker ticker) {
     this.config = Objects.requireNonNull(config, "config");
     this.ticker = Objects.requireNonNull(ticker, "ticker");
-    this.scheduler = config.policy().newScheduler(config.scheduler(), ticker);
+    this.scheduler = config.scheduler().newScheduler(ticker);
     this.ingress = config.policy().newIngress(config.scheduler().levels(), predictor);
     this.leaseNanos = config.lease().toNanos();
     this.retentionNanos = config.completionRetention().toNanos();

@@ -34,23 +34,7 @@ public enum RunsOn {
       case BROKER -> policy.runsOnBroker();
       case RABBITMQ ->
           switch (policy) {
-            case FIFO,
-                STATIC_TUNED,
-                STATIC_MISCONFIGURED,
-                PREDICTIVE,
-                PREDICTIVE_PAPER,
-                PREDICTIVE_TODAY,
-                PREDICTIVE_SIZED,
-                PREDICTIVE_SHIFT,
-                PREDICTIVE_BUDGET,
-                PREDICTIVE_EQUAL,
-                PREDICTIVE_LAST,
-                PREDICTIVE_FEW,
-                SHADOW,
-                SIDECAR,
-                ORACLE,
-                NAIVE ->
-                true;
+            case FIFO, STATIC_TUNED, PREDICTIVE, SIDECAR, ORACLE -> true;
             default -> false;
           };
       case REDIS -> policy == Policy.FIFO;

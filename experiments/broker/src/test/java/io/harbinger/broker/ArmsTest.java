@@ -16,13 +16,11 @@ class ArmsTest {
     List<ArmDefinition> broker = Arms.on(EnumSet.of(RunsOn.BROKER));
     assertThat(broker)
         .extracting(ArmDefinition::name)
-        .containsExactly(
-            "broker-fifo",
-            "broker-predictive",
-            "broker-weighted",
-            "broker-no-aging",
-            "broker-fair",
-            "broker-oracle");
+        .containsExactly("broker-predictive", "broker-weighted");
+    ArmDefinition strict = Arms.byName("broker-predictive", EnumSet.of(RunsOn.BROKER));
+    assertThat(strict.policy()).isEqualTo(Policy.PREDICTIVE);
+    assertThat(strict.selection()).isEqualTo(Selection.STRICT);
+    assertThat(strict.aging()).isEqualTo(AgingMode.PLAIN);
     ArmDefinition weighted = Arms.byName("broker-weighted", EnumSet.of(RunsOn.BROKER));
     assertThat(weighted.policy()).isEqualTo(Policy.PREDICTIVE);
     assertThat(weighted.selection()).isEqualTo(Selection.WEIGHTED);
@@ -33,12 +31,34 @@ class ArmsTest {
   void byName_armOfAnotherRuntime_isRefusedListingTheCallersArms() {
     assertThatThrownBy(() -> Arms.byName("rabbitmq-fifo", EnumSet.of(RunsOn.BROKER)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("arm must be one of broker-fifo, ")
+        .hasMessageStartingWith("arm must be one of broker-predictive, ")
         .hasMessageEndingWith(": rabbitmq-fifo");
   }
 
-  private static ArmDefinition quorumPull() {
-    return Arms.byName("rabbitmq-lanes-quorum-pull", EnumSet.of(RunsOn.RABBITMQ));
+  private static ArmDefinition pull() {
+    return Arms.byName("rabbitmq-lanes-pull", EnumSet.of(RunsOn.RABBITMQ));
+  }
+
+  @Test
+  void on_everyRuntime_areTheTwelveArmsTheEvidenceCites() {
+    assertThat(Arms.on(EnumSet.allOf(RunsOn.class)))
+        .extracting(ArmDefinition::name)
+        .containsExactly(
+            "rabbitmq-fifo",
+            "rabbitmq-static-tuned",
+            "rabbitmq-predictive",
+            "rabbitmq-sidecar",
+            "rabbitmq-oracle",
+            "rabbitmq-predictive-quorum",
+            "rabbitmq-lanes",
+            "rabbitmq-lanes-quorum",
+            "rabbitmq-lanes-pull",
+            "redis-fifo",
+            "broker-predictive",
+            "broker-weighted");
+    assertThat(Arms.on(EnumSet.allOf(RunsOn.class)))
+        .extracting(ArmDefinition::levels)
+        .containsOnly(3);
   }
 
   @Test
@@ -54,37 +74,21 @@ class ArmsTest {
     assertThat(Arms.on(EnumSet.allOf(RunsOn.class)))
         .filteredOn(a -> a.layout().isLanes())
         .extracting(ArmDefinition::name)
-        .containsExactly(
-            "rabbitmq-lanes",
-            "rabbitmq-lanes-quorum",
-            "rabbitmq-lanes-strict",
-            "rabbitmq-lanes-5",
-            "rabbitmq-lanes-oracle",
-            "rabbitmq-lanes-quorum-prefetch1",
-            "rabbitmq-lanes-quorum-pull",
-            "rabbitmq-lanes-pull",
-            "rabbitmq-lanes-strict-pull",
-            "rabbitmq-lanes-5-pull",
-            "rabbitmq-lanes-oracle-pull");
+        .containsExactly("rabbitmq-lanes", "rabbitmq-lanes-quorum", "rabbitmq-lanes-pull");
     assertThat(Arms.on(EnumSet.allOf(RunsOn.class)))
         .filteredOn(ArmDefinition::pullLanes)
-        .allMatch(a -> a.name().endsWith("-pull") && a.lanePrefetch() == 0);
-    assertThat(quorumPull().layout()).isEqualTo(QueueLayout.QUORUM_LANES);
-    assertThat(Arms.byName("rabbitmq-lanes-oracle-pull", EnumSet.of(RunsOn.RABBITMQ)).policy())
-        .isEqualTo(Policy.ORACLE);
-    assertThat(quorumPull().aging()).isEqualTo(AgingMode.PAUSING);
-    assertThat(Arms.byName("rabbitmq-lanes-strict-pull", EnumSet.of(RunsOn.RABBITMQ)).aging())
-        .isEqualTo(AgingMode.NONE);
+        .allMatch(a -> a.name().endsWith("-pull") && a.lanePrefetch() == 0)
+        .extracting(ArmDefinition::name)
+        .containsExactly("rabbitmq-lanes-pull");
+    assertThat(pull().layout()).isEqualTo(QueueLayout.CLASSIC_LANES);
+    assertThat(pull().policy()).isEqualTo(Policy.PREDICTIVE);
+    assertThat(pull().aging()).isEqualTo(AgingMode.PAUSING);
     ArmDefinition quorum = Arms.byName("rabbitmq-lanes-quorum", EnumSet.of(RunsOn.RABBITMQ));
     assertThat(quorum.layout()).isEqualTo(QueueLayout.QUORUM_LANES);
     assertThat(quorum.selection()).isEqualTo(Selection.WEIGHTED);
     assertThat(quorum.aging()).isEqualTo(AgingMode.PAUSING);
-    assertThat(Arms.byName("rabbitmq-lanes-5", EnumSet.of(RunsOn.RABBITMQ)).levels()).isEqualTo(5);
     assertThat(quorum.lanePrefetch()).isZero();
-    assertThat(
-            Arms.byName("rabbitmq-lanes-quorum-prefetch1", EnumSet.of(RunsOn.RABBITMQ))
-                .lanePrefetch())
-        .isEqualTo(1);
+    assertThat(quorum.pullLanes()).isFalse();
     assertThatThrownBy(
             () ->
                 new ArmDefinition(
@@ -117,9 +121,7 @@ class ArmsTest {
     assertThat(quorumPriorities.layout()).isEqualTo(QueueLayout.QUORUM_PRIORITY_QUEUE);
     assertThat(quorumPriorities.layout().isLanes()).isFalse();
     assertThat(quorumPriorities.selection()).isEqualTo(Selection.STRICT);
-    ArmDefinition quorumFifo = Arms.byName("rabbitmq-fifo-quorum", EnumSet.of(RunsOn.RABBITMQ));
-    assertThat(quorumFifo.layout()).isEqualTo(QueueLayout.QUORUM_PRIORITY_QUEUE);
-    assertThat(quorumFifo.policy()).isEqualTo(Policy.FIFO);
+    assertThat(quorumPriorities.policy()).isEqualTo(Policy.PREDICTIVE);
   }
 
   @Test
@@ -155,8 +157,23 @@ class ArmsTest {
     assertThatThrownBy(
             () ->
                 new ArmDefinition(
-                    "redis-fair", RunsOn.REDIS, Policy.FAIR, Selection.STRICT, AgingMode.NONE, 3))
+                    "redis-predictive",
+                    RunsOn.REDIS,
+                    Policy.PREDICTIVE,
+                    Selection.STRICT,
+                    AgingMode.NONE,
+                    3))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("arm redis-fair: policy fair does not run on REDIS");
+        .hasMessage("arm redis-predictive: policy predictive does not run on REDIS");
+    assertThatThrownBy(
+            () ->
+                new ArmDefinition(
+                    "broker-sidecar",
+                    RunsOn.BROKER,
+                    Policy.SIDECAR,
+                    Selection.STRICT,
+                    AgingMode.NONE,
+                    3))
+        .hasMessage("arm broker-sidecar: policy sidecar does not run on BROKER");
   }
 }

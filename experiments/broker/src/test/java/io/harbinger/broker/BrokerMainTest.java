@@ -91,13 +91,18 @@ class BrokerMainTest {
     assertThat(config.policy()).isEqualTo(Policy.PREDICTIVE);
     assertThat(config.scheduler().selection()).isEqualTo(Selection.WEIGHTED);
     assertThat(config.scheduler().aging()).isEqualTo(AgingMode.PAUSING);
+    BrokerConfig strict = parse("--arm", "broker-predictive");
+    assertThat(strict.policy()).isEqualTo(Policy.PREDICTIVE);
+    assertThat(strict.scheduler().selection()).isEqualTo(Selection.STRICT);
+    assertThat(strict.scheduler().aging()).isEqualTo(AgingMode.PLAIN);
   }
 
   @Test
   void execute_armWithPolicyOrUnknownArm_exitsWithTheRule() {
-    assertThat(run("--arm", "broker-fair", "--policy", "fifo")).isEqualTo(2);
+    assertThat(run("--arm", "broker-predictive", "--policy", "fifo")).isEqualTo(2);
     assertThat(err.toString()).contains("--arm sets --policy");
     assertThat(run("--arm", "rabbitmq-fifo")).isEqualTo(2);
-    assertThat(err.toString()).contains("arm must be one of broker-fifo");
+    assertThat(err.toString())
+        .contains("arm must be one of broker-predictive, broker-weighted: rabbitmq-fifo");
   }
 }

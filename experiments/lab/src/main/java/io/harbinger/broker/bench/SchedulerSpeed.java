@@ -7,6 +7,7 @@ import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.scheduler.AgingMode;
+import io.harbinger.scheduler.FairScheduler;
 import io.harbinger.scheduler.IngressPolicy;
 import io.harbinger.scheduler.QueuedJob;
 import io.harbinger.scheduler.Scheduler;
@@ -54,15 +55,19 @@ public final class SchedulerSpeed {
     for (String arm :
         List.of("fifo", "static-tuned+weighted+pausing", "predictive+weighted", "fair")) {
       for (int rep = 0; rep < 3; rep++) {
-        Policy policy = Policy.fromLabel(arm.split("\\+")[0]);
         SchedulerConfig config = SchedulerConfig.defaults();
         if (arm.contains("weighted")) {
           config = config.withSelection(Selection.WEIGHTED).withAging(AgingMode.PAUSING);
         }
         HistogramPredictor predictor =
             new HistogramPredictor(PredictorConfig.defaults(), ticker, Mode.PREDICTIVE);
-        Scheduler scheduler = policy.newScheduler(config, ticker);
-        IngressPolicy ingress = policy.newIngress(3, predictor);
+        // A queue per job type in equal shares of worker time, no prediction; else the levels.
+        boolean fair = arm.equals("fair");
+        Scheduler scheduler = fair ? new FairScheduler(ticker) : config.newScheduler(ticker);
+        IngressPolicy ingress =
+            fair
+                ? IngressPolicy.fixed(arm, 0)
+                : Policy.fromLabel(arm.split("\\+")[0]).newIngress(3, predictor);
         SplittableRandom random = new SplittableRandom(2026);
         long start = System.nanoTime();
         for (int i = 0; i < jobs; i++) {

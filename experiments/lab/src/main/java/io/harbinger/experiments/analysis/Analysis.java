@@ -95,8 +95,8 @@ public final class Analysis {
   }
 
   /**
-   * Analyses runs and also judges secondary criteria between any arms (S1 predictive against
-   * static_tuned, S3 shadow within 5% of FIFO, ...), reported beside the per-arm gates.
+   * Analyses runs and also judges secondary criteria between any arms (the project's targets, for
+   * example), reported beside the per-arm gates.
    *
    * @param runs the runs, at most one per (arm, seed), all with the same time scale
    * @param bootstrap the resampling method for every interval

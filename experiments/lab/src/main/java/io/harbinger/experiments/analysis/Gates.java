@@ -64,48 +64,33 @@ public final class Gates {
         new Criterion.NoLostWork("G3", arm, G3_METRICS));
   }
 
-  /**
-   * The arms the project's targets are judged for, when present: the default adapter and the opt-in
-   * tail budget, the candidate for the default.
-   */
-  public static final List<String> TARGET_ARMS =
-      List.of("rabbitmq-predictive", "rabbitmq-predictive-budget");
+  /** The arm the project's targets are judged for, when present: the default adapter. */
+  public static final String TARGET_ARM = "rabbitmq-predictive";
 
   /**
-   * Returns the project's targets for each arm of {@link #TARGET_ARMS} present: mean at most -50%
-   * and short-class P50 at most -85% against {@code rabbitmq-fifo}, P99 at most 1.25x, export max
-   * wait at most 2x, nothing lost, a lower mean than {@code rabbitmq-static-tuned}, and a mean
-   * change against FIFO at most 2 points short of {@code rabbitmq-oracle}'s (T7). The criteria of
-   * the first arm are T1 to T7; those of another arm carry its last word ({@code T1-budget}).
+   * Returns the project's targets for {@link #TARGET_ARM} when present: T1 mean at most -50% and T2
+   * short-class P50 at most -85% against {@code rabbitmq-fifo}, T3 P99 at most 1.25x, T4 export max
+   * wait at most 2x, T5 nothing lost, T6 a lower mean than {@code rabbitmq-static-tuned}, and T7 a
+   * mean change against FIFO at most 2 points short of {@code rabbitmq-oracle}'s.
    *
    * @param arms the arms of the run
-   * @return the criteria, arm by arm; empty when no target arm or {@code rabbitmq-fifo} is absent
+   * @return the criteria; empty when the target arm or {@code rabbitmq-fifo} is absent
    */
   public static List<Criterion> targets(List<String> arms) {
-    List<Criterion> out = new ArrayList<>();
-    for (String arm : TARGET_ARMS) {
-      if (arms.contains(arm)) {
-        out.addAll(targets(arms, arm));
-      }
-    }
-    return out;
-  }
-
-  private static List<Criterion> targets(List<String> arms, String arm) {
+    String arm = TARGET_ARM;
     String fifo = "rabbitmq-fifo";
-    String suffix = arm.equals(TARGET_ARMS.getFirst()) ? "" : arm.substring(arm.lastIndexOf('-'));
     List<Criterion> out = new ArrayList<>();
-    if (!arms.contains(fifo)) {
+    if (!arms.contains(arm) || !arms.contains(fifo)) {
       return out;
     }
-    out.add(new Criterion.Improvement("T1" + suffix, RunMetrics.MEAN_MS, arm, fifo, -0.50));
-    out.add(new Criterion.Improvement("T2" + suffix, RunMetrics.SHORT_P50_MS, arm, fifo, -0.85));
+    out.add(new Criterion.Improvement("T1", RunMetrics.MEAN_MS, arm, fifo, -0.50));
+    out.add(new Criterion.Improvement("T2", RunMetrics.SHORT_P50_MS, arm, fifo, -0.85));
     out.add(
         new Criterion.MaxRatio(
-            "T3" + suffix, RunMetrics.P99_MS, arm, fifo, P99_LIMIT, OptionalDouble.empty()));
+            "T3", RunMetrics.P99_MS, arm, fifo, P99_LIMIT, OptionalDouble.empty()));
     out.add(
         new Criterion.MaxRatio(
-            "T4" + suffix,
+            "T4",
             RunMetrics.EXPORT_MAX_WAIT_MS,
             arm,
             fifo,
@@ -113,17 +98,16 @@ public final class Gates {
             OptionalDouble.empty()));
     out.add(
         new Criterion.NoLostWork(
-            "T5" + suffix,
+            "T5",
             arm,
             List.of(RunMetrics.NOT_COMPLETED, RunMetrics.LOST, RunMetrics.SUBMIT_ERRORS)));
     if (arms.contains("rabbitmq-static-tuned")) {
-      out.add(
-          new Criterion.Reduction("T6" + suffix, RunMetrics.MEAN_MS, arm, "rabbitmq-static-tuned"));
+      out.add(new Criterion.Reduction("T6", RunMetrics.MEAN_MS, arm, "rabbitmq-static-tuned"));
     }
     if (arms.contains("rabbitmq-oracle")) {
       out.add(
           new Criterion.GapToReference(
-              "T7" + suffix, RunMetrics.MEAN_MS, arm, "rabbitmq-oracle", fifo, ORACLE_GAP_POINTS));
+              "T7", RunMetrics.MEAN_MS, arm, "rabbitmq-oracle", fifo, ORACLE_GAP_POINTS));
     }
     return out;
   }

@@ -64,8 +64,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The RabbitMQ arms: the producer takes each message's level from the arm's {@link Policy}: none
- * (FIFO), a static job-type map, the oracle, the naive median, or Harbinger predictive (with or
- * without {@code demoteUntrusted}), shadow or sidecar routing through the wrapped channel.
+ * (FIFO), the hand-tuned job-type map, the oracle, or Harbinger's predictor with the product's
+ * defaults, embedded or through a sidecar, routing through the wrapped channel.
  *
  * <p>Implementation notes: rabbitmq-facts section 3.1 and rabbit-adapter/README.md. Each run
  * declares a fresh classic queue with a unique name (with {@code x-max-priority} for every arm but
@@ -73,21 +73,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * has four threads (amqp-client's default pool has one thread per core, which would serialise the
  * workers on a 2-core machine); each has its own channel with {@code basicQos(1)} and manual acks;
  * a failed attempt is {@code basicNack(tag, false, true)}, which requeues it. Producers publish
- * non-persistent messages on one channel per service of a second connection. The predictive and
- * shadow arms wrap the producer channels with an {@link EmbeddedRouter} that learns from a reports
- * exchange unique to the run, and the consumer channels with a {@link ReportPublisher} to that
- * exchange, so runs in parallel never share a predictor. The sidecar arm starts a sidecar in this
- * process for the run (free gRPC port, no metrics endpoint, no snapshot, its own report queue on
- * the run's exchange, deleted afterwards) and routes the producers through a {@link SidecarRouter}
- * watching it over a real gRPC connection on the loopback interface; the consumers report as in the
+ * non-persistent messages on one channel per service of a second connection. The predictive arms
+ * wrap the producer channels with an {@link EmbeddedRouter} that learns from a reports exchange
+ * unique to the run, and the consumer channels with a {@link ReportPublisher} to that exchange, so
+ * runs in parallel never share a predictor. The sidecar arm starts a sidecar in this process for
+ * the run (free gRPC port, no metrics endpoint, no snapshot, its own report queue on the run's
+ * exchange, deleted afterwards) and routes the producers through a {@link SidecarRouter} watching
+ * it over a real gRPC connection on the loopback interface; the consumers report as in the
  * predictive arm. Given a running sidecar ({@link Endpoints#sidecar()}, as in compose), the sidecar
  * arm watches that one instead and its consumers report to the exchange it learns from: that
  * sidecar keeps what it learned across runs (the warm-up and earlier seeds teach it), like a
  * deployed one. Every arm with a router records the level each job type routes to at the end of the
- * run ({@code levels_at_end}). The oracle and naive arms set the priority themselves from a {@link
- * Placement}: the oracle from each job's planned cost at the quantiles of the run's planned costs
- * (the tertiles for 3 levels, the quintiles for 5), the naive median from the handler time of each
- * successful delivery, timed around the worker on the consumer thread. Every arm but FIFO records
+ * run ({@code levels_at_end}). The oracle arm sets the priority itself from a {@link Placement}:
+ * each job's planned cost at the tertiles of the run's planned costs. Every arm but FIFO records
  * each message's level and reason in a {@link DecisionLog} (predictive arms through a router that
  * remembers, per publishing thread, the verdict the wrapped channel just asked for), with the
  * boundaries where the arm has them.
@@ -98,102 +96,13 @@ final class RabbitArm implements BenchArm {
   static final String SIDECAR_ARM = "rabbitmq-sidecar";
 
   /**
-   * The shift run of {@link Policy#PREDICTIVE_SHIFT}: the length the inversion replay settled with.
-   */
-  static final int SHIFT_RUN = 8;
-
-  /**
-   * Returns the shift run a predictive policy's predictor uses: none for the paper's and today's
-   * predictor (decay alone follows a change, seed paper section 3.4), {@link #SHIFT_RUN} for {@link
-   * Policy#PREDICTIVE_SHIFT}, and the default for the others.
-   */
-  static int shiftRun(Policy policy) {
-    return switch (policy) {
-      case PREDICTIVE_PAPER, PREDICTIVE_TODAY -> 0;
-      case PREDICTIVE_SHIFT -> SHIFT_RUN;
-      default -> PredictorConfig.DEFAULT_SHIFT_RUN;
-    };
-  }
-
-  /** The tail budget of {@link Policy#PREDICTIVE_BUDGET}: the all-message P99 guardrail. */
-  static final double TAIL_BUDGET = 1.25;
-
-  /**
-   * Returns the tail budget of a predictive policy: 0 (equal quantiles) for the arms measured
-   * before the budget became the default and for {@link Policy#PREDICTIVE_EQUAL}, {@link
-   * #TAIL_BUDGET} for {@link Policy#PREDICTIVE_BUDGET}, the default for the others.
-   */
-  static double tailBudget(Policy policy) {
-    return switch (policy) {
-      case PREDICTIVE_PAPER,
-          PREDICTIVE_TODAY,
-          PREDICTIVE_SIZED,
-          PREDICTIVE_SHIFT,
-          PREDICTIVE_EQUAL ->
-          0;
-      case PREDICTIVE_BUDGET -> TAIL_BUDGET;
-      default -> PredictorConfig.DEFAULT_TAIL_BUDGET;
-    };
-  }
-
-  /**
-   * Returns whether a predictive policy's predictor places unmeasured keys last: not for the arms
-   * measured before that became the default ({@link Policy#PREDICTIVE_BUDGET} is the default before
-   * it), the default for the others.
-   */
-  static boolean untrustedLast(Policy policy) {
-    return switch (policy) {
-      case PREDICTIVE_PAPER,
-          PREDICTIVE_TODAY,
-          PREDICTIVE_SIZED,
-          PREDICTIVE_SHIFT,
-          PREDICTIVE_BUDGET,
-          PREDICTIVE_EQUAL ->
-          false;
-      default -> PredictorConfig.defaults().untrustedLast();
-    };
-  }
-
-  /**
-   * Returns whether a predictive policy's predictor forgets by the clock as seed paper Table 1 does
-   * (idle half-life 10 min, staleness 30 min): the arms measured before that was turned off do, the
-   * default ({@link Policy#PREDICTIVE}, {@link Policy#SHADOW}) does not.
-   */
-  static boolean tableOneIdle(Policy policy) {
-    return switch (policy) {
-      case PREDICTIVE, SHADOW, PREDICTIVE_FEW -> false;
-      default -> true;
-    };
-  }
-
-  /**
-   * Returns the predictor configuration of a predictive policy: the defaults with the choices the
-   * policy pins ({@link #shiftRun}, {@link #tailBudget}, {@link #untrustedLast}, {@link
-   * #tableOneIdle}), and for {@link Policy#PREDICTIVE_FEW} the few-observation settings.
+   * Returns the predictor configuration of a predictive arm: the product's defaults at its levels.
    *
-   * @param policy a predictive policy, or {@link Policy#SHADOW}
    * @param levels the levels, in [2, 10]
    * @return the configuration
    */
-  static PredictorConfig predictorConfig(Policy policy, int levels) {
-    boolean guarded = policy != Policy.PREDICTIVE_TODAY;
-    PredictorConfig.Builder b = PredictorConfig.builder();
-    if (tableOneIdle(policy)) {
-      b.paperIdleLimits();
-    }
-    b.levels(levels)
-        .demoteUntrusted(policy != Policy.PREDICTIVE_PAPER)
-        .keyGuard(guarded)
-        .safeguard(guarded)
-        .borrowFromProducer(guarded)
-        .sizeBins(policy == Policy.PREDICTIVE_SIZED)
-        .shiftRun(shiftRun(policy))
-        .tailBudget(tailBudget(policy))
-        .untrustedLast(untrustedLast(policy));
-    if (policy == Policy.PREDICTIVE_FEW) {
-      b.fewObservations();
-    }
-    return b.build();
+  static PredictorConfig predictorConfig(int levels) {
+    return PredictorConfig.builder().levels(levels).build();
   }
 
   private final String name;
@@ -209,20 +118,9 @@ final class RabbitArm implements BenchArm {
    *
    * @param name the arm name
    * @param policy where the producer takes the level from: {@link Policy#FIFO} (a plain classic
-   *     queue, or quorum queue on that layout), a static map, {@link Policy#ORACLE} (the job's
-   *     planned-cost tertile), {@link Policy#NAIVE} (the naive median), {@link Policy#PREDICTIVE}
-   *     (an embedded router), {@link Policy#PREDICTIVE_PAPER} (the same, every untrusted key at the
-   *     default level, no shift run), {@link Policy#PREDICTIVE_TODAY} (the same, without the
-   *     safeguards, borrowing and the shift run), {@link Policy#PREDICTIVE_SIZED} (the same, with
-   *     size bins and each job's size hint), {@link Policy#PREDICTIVE_SHIFT} (the same as {@link
-   *     Policy#PREDICTIVE}, with a shift run of 8, which is now the default, and equal-quantile
-   *     boundaries), {@link Policy#PREDICTIVE_BUDGET} (the same, with a tail budget of 1.25, which
-   *     is now the default), {@link Policy#PREDICTIVE_EQUAL} (the defaults with equal-quantile
-   *     boundaries: the default before the budget became one), {@link Policy#PREDICTIVE_LAST} (the
-   *     defaults with Table 1's idle half-life and staleness: the default before those were turned
-   *     off), {@link Policy#PREDICTIVE_FEW} (the defaults with the few-observation settings),
-   *     {@link Policy#SHADOW} (learning and stamping, never setting the priority) or {@link
-   *     Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
+   *     queue), {@link Policy#STATIC_TUNED} (the hand-tuned map), {@link Policy#ORACLE} (the job's
+   *     planned-cost tertile), {@link Policy#PREDICTIVE} (an embedded router with the product's
+   *     defaults) or {@link Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
    * @param levels the levels, in [2, 10]; 3 for the static maps
    * @param map the job-type map of a static policy, else null
    */
@@ -289,7 +187,7 @@ final class RabbitArm implements BenchArm {
   }
 
   private static boolean isStatic(Policy policy) {
-    return policy == Policy.STATIC_TUNED || policy == Policy.STATIC_MISCONFIGURED;
+    return policy == Policy.STATIC_TUNED;
   }
 
   /**
@@ -314,7 +212,7 @@ final class RabbitArm implements BenchArm {
 
   @Override
   public Session open(Endpoints endpoints, double timeScale, Worker worker) throws Exception {
-    if (policy == Policy.ORACLE || policy == Policy.NAIVE) {
+    if (policy == Policy.ORACLE) {
       throw new IllegalStateException(
           name + " places jobs by the run's planned costs: open it with the workload");
     }
@@ -400,25 +298,13 @@ final class RabbitArm implements BenchArm {
       session.declared = true;
       if (workload != null && policy != Policy.FIFO) {
         session.decisions = new DecisionLog(workload.jobs(), levels);
-        session.jobs = workload.jobs();
         lastDecisions = session.decisions;
       }
       if (policy == Policy.ORACLE) {
         session.placement = Placement.oracle(workload, levels);
-      } else if (policy == Policy.NAIVE) {
-        session.placement = Placement.naive(workload, levels);
-      } else if (policy == Policy.PREDICTIVE
-          || policy == Policy.SHADOW
-          || policy == Policy.PREDICTIVE_PAPER
-          || policy == Policy.PREDICTIVE_TODAY
-          || policy == Policy.PREDICTIVE_SIZED
-          || policy == Policy.PREDICTIVE_SHIFT
-          || policy == Policy.PREDICTIVE_BUDGET
-          || policy == Policy.PREDICTIVE_EQUAL
-          || policy == Policy.PREDICTIVE_LAST
-          || policy == Policy.PREDICTIVE_FEW) {
+      } else if (policy == Policy.PREDICTIVE) {
         HistogramPredictor predictor =
-            new HistogramPredictor(predictorConfig(policy, levels), Ticker.SYSTEM, Mode.PREDICTIVE);
+            new HistogramPredictor(predictorConfig(levels), Ticker.SYSTEM, Mode.PREDICTIVE);
         session.predictor = predictor;
         session.embedded = EmbeddedRouter.builder(factory, predictor).exchange(exchange).start();
         session.router = session.embedded;
@@ -448,8 +334,6 @@ final class RabbitArm implements BenchArm {
           session.router = session.recorder;
         }
       }
-      Placement learner = policy == Policy.NAIVE ? session.placement : null;
-      List<Job> jobs = session.jobs;
       for (int i = 0; i < BenchRunner.WORKERS; i++) {
         Channel raw = session.consumers.createChannel();
         Channel channel =
@@ -462,7 +346,6 @@ final class RabbitArm implements BenchArm {
                         .reports(session.reports == null ? ReportSink.NO_OP : session.reports)
                         .lanes(laneOptions)
                         .stats(session.consumerStats)
-                        .sizeHints(policy == Policy.PREDICTIVE_SIZED)
                         .build());
         channel.basicQos(1);
         channel.basicConsume(
@@ -470,18 +353,11 @@ final class RabbitArm implements BenchArm {
             false,
             (tag, delivery) -> {
               boolean ok;
-              long started = System.nanoTime();
               try {
                 ok = worker.deliver(delivery.getBody());
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 ok = false;
-              }
-              if (ok && learner != null) {
-                int seq = Tracker.seqOf(delivery.getBody());
-                if (seq >= 0 && seq < jobs.size()) {
-                  learner.learned(jobs.get(seq), System.nanoTime() - started);
-                }
               }
               long deliveryTag = delivery.getEnvelope().getDeliveryTag();
               try {
@@ -599,7 +475,6 @@ final class RabbitArm implements BenchArm {
     private SidecarRouter sidecarRouter;
     private ReportPublisher reports;
     private DecisionLog decisions;
-    private List<Job> jobs = List.of();
     private Placement placement;
     private RecordingRouter recorder;
 
@@ -617,13 +492,7 @@ final class RabbitArm implements BenchArm {
       Channel channel =
           router == null
               ? raw
-              : PredictiveChannels.wrap(
-                  raw,
-                  ChannelOptions.builder(user)
-                      .router(router)
-                      .shadow(policy == Policy.SHADOW)
-                      .sizeHints(policy == Policy.PREDICTIVE_SIZED)
-                      .build());
+              : PredictiveChannels.wrap(raw, ChannelOptions.builder(user).router(router).build());
       synchronized (channels) {
         channels.add(channel);
       }
@@ -661,8 +530,7 @@ final class RabbitArm implements BenchArm {
         return;
       }
       Placement.Decision d = Placement.decision(p);
-      int level = policy == Policy.SHADOW ? p.predictedLevel() : p.level();
-      decisions.record(job.seq(), now, level, d.reason(), d.estimateMillis());
+      decisions.record(job.seq(), now, p.level(), d.reason(), d.estimateMillis());
       if (predictor != null) {
         predictor.boundaries().ifPresent(b -> decisions.boundaries(now, Placement.millis(b)));
       }
@@ -673,14 +541,7 @@ final class RabbitArm implements BenchArm {
       AMQP.BasicProperties.Builder props =
           new AMQP.BasicProperties.Builder()
               .deliveryMode(1)
-              .headers(
-                  policy == Policy.PREDICTIVE_SIZED
-                      ? Map.of(
-                          HarbingerHeaders.DEFAULT_JOB_TYPE,
-                          jobType,
-                          ChannelOptions.SIZE_HINT_HEADER,
-                          job.sizeHint())
-                      : Map.of(HarbingerHeaders.DEFAULT_JOB_TYPE, jobType));
+              .headers(Map.of(HarbingerHeaders.DEFAULT_JOB_TYPE, jobType));
       if (own != null && lanes == null) {
         props.priority(levels - 1 - own.level());
       }

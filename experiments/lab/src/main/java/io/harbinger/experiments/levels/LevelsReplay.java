@@ -1,6 +1,7 @@
 package io.harbinger.experiments.levels;
 
 import io.harbinger.experiments.analysis.RunMetrics;
+import io.harbinger.experiments.sim.PredictorChoice;
 import io.harbinger.experiments.sim.PredictorOverrides;
 import io.harbinger.experiments.workload.Calibration;
 import io.harbinger.experiments.workload.HandlerMode;
@@ -14,6 +15,7 @@ import io.harbinger.experiments.workload.Webhooks;
 import io.harbinger.experiments.workload.Workload;
 import io.harbinger.experiments.workload.WorkloadConfig;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.PredictorTuning;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.scheduler.Aging;
 import io.harbinger.scheduler.AgingLevels;
@@ -96,7 +98,7 @@ public final class LevelsReplay implements Callable<Integer> {
       defaultValue = "fifo,oracle,naive,predictive",
       description =
           "fifo, oracle, oracle-5, naive, naive-5, predictive, or predictive:NAME=VALUE:... with"
-              + " PredictorConfig overrides ("
+              + " overrides of the predictor's parameters ("
               + PredictorOverrides.NAMES
               + "; the job's size hint is passed as the bench sends it).")
   List<String> arms;
@@ -444,7 +446,10 @@ public final class LevelsReplay implements Callable<Integer> {
       case "oracle-5" -> Placement.oracle(workload, 5);
       case "naive" -> Placement.naive(workload, 3);
       case "naive-5" -> Placement.naive(workload, 5);
-      case "predictive", "predictive-5" -> Placement.predictive(predictorConfig(arm), clock);
+      case "predictive", "predictive-5" -> {
+        PredictorChoice p = predictor(arm);
+        yield Placement.predictive(p.config(), p.tuning(), clock);
+      }
       default ->
           throw new IllegalArgumentException(
               "arm must be fifo, oracle, oracle-5, naive, naive-5, predictive or predictive-5,"
@@ -454,21 +459,22 @@ public final class LevelsReplay implements Callable<Integer> {
   }
 
   /**
-   * Returns the predictor configuration of a predictive arm: the defaults at its levels, with its
-   * {@code :NAME=VALUE} overrides.
+   * Returns the predictor of a predictive arm: the defaults at its levels, with its {@code
+   * :NAME=VALUE} overrides of settings and tuning.
    *
    * @param arm a {@code predictive} or {@code predictive-5} arm name
-   * @return the configuration
+   * @return the predictor, labelled with the arm's name
    */
-  static PredictorConfig predictorConfig(String arm) {
+  static PredictorChoice predictor(String arm) {
     int at = arm.indexOf('@');
     String[] parts = (at < 0 ? arm : arm.substring(0, at)).split(":");
-    PredictorConfig.Builder b =
+    PredictorConfig.Builder config =
         PredictorConfig.builder().levels(parts[0].equals("predictive-5") ? 5 : 3);
+    PredictorTuning.Builder tuning = PredictorTuning.builder();
     for (int i = 1; i < parts.length; i++) {
-      PredictorOverrides.apply(b, parts[i]);
+      PredictorOverrides.apply(config, tuning, parts[i]);
     }
-    return b.build();
+    return new PredictorChoice(arm, config.build(), tuning.build());
   }
 
   /**
@@ -630,7 +636,7 @@ public final class LevelsReplay implements Callable<Integer> {
             m.shortClass().p50Millis(),
             log.summary().get("decisions.reasons"));
         if (arm.startsWith("predictive")) {
-          double keyDecay = predictorConfig(arm).keyDecay();
+          double keyDecay = predictor(arm).config().keyDecay();
           for (JobType type : RecoveryReport.TYPES) {
             Recovery r = Recovery.of(log, type, keyDecay, rate);
             if (r != null) {

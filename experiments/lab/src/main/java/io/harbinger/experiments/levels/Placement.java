@@ -9,6 +9,7 @@ import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.PredictorTuning;
 import io.harbinger.predictor.Ticker;
 import java.util.Locale;
 import java.util.Map;
@@ -179,14 +180,26 @@ public interface Placement {
   }
 
   /**
-   * Returns Harbinger's predictor, cold, in predictive mode.
+   * Returns Harbinger's predictor with the product's tuning, cold, in predictive mode.
    *
-   * @param config the predictor's parameters
+   * @param config the predictor's settings
    * @param ticker its clock
    * @return the placement
    */
   static Placement predictive(PredictorConfig config, Ticker ticker) {
-    HistogramPredictor predictor = new HistogramPredictor(config, ticker, Mode.PREDICTIVE);
+    return predictive(config, PredictorTuning.defaults(), ticker);
+  }
+
+  /**
+   * Returns Harbinger's predictor, cold, in predictive mode.
+   *
+   * @param config the predictor's settings
+   * @param tuning the lab's tuning of its other parameters
+   * @param ticker its clock
+   * @return the placement
+   */
+  static Placement predictive(PredictorConfig config, PredictorTuning tuning, Ticker ticker) {
+    HistogramPredictor predictor = new HistogramPredictor(config, tuning, ticker, Mode.PREDICTIVE);
     return new Placement() {
       @Override
       public int levels() {

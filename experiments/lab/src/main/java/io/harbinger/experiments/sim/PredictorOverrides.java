@@ -1,36 +1,44 @@
 package io.harbinger.experiments.sim;
 
 import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.PredictorTuning;
 import java.time.Duration;
 
 /**
- * Applies {@code NAME=VALUE} overrides to a predictor configuration, the one syntax shared by
- * {@code harbinger levels --arms predictive:NAME=VALUE} and {@code harbinger simulate --predictors
- * PROFILE:NAME=VALUE}. Durations are in seconds and booleans are {@code true} or {@code false}; the
- * ranges are those of {@link PredictorConfig}, checked when the configuration is built.
+ * Applies {@code NAME=VALUE} overrides to a predictor's settings and tuning, the one syntax shared
+ * by {@code harbinger levels --arms predictive:NAME=VALUE} and {@code harbinger simulate
+ * --predictors PROFILE:NAME=VALUE}. Every parameter can be set by its name: the ten of {@link
+ * PredictorConfig} and every one of {@link PredictorTuning}. Durations are in seconds and booleans
+ * are {@code true} or {@code false}; the ranges are those of {@link PredictorConfig} and {@link
+ * PredictorTuning}, checked when they are built.
  */
 public final class PredictorOverrides {
 
   /** The names an override may set, in the order the help text lists them. */
   public static final String NAMES =
-      "levels, maxSpreadRatio, minObservations, tierHysteresis, boundaryHysteresis, pooledDecay,"
-          + " keyDecay, idleHalfLife and staleAfter in seconds, relativeIdle,"
-          + " boundaryMinObservations, boundaryRefreshEvery, estimateQuantile, demoteUntrusted,"
-          + " keyGuard, safeguard, borrowFromProducer, borrowFromSize, shiftRun, promoteColdAfter, tailLimit,"
-          + " tailBudget, tailSink, untrustedLast, sizeBins, safeguardLoad, safeguardMargin,"
-          + " mispredictionEnter, mispredictionExit";
+      "the settings levels, keyDecay, staleAfter (seconds), minObservations, maxSpreadRatio,"
+          + " maxKeys, sizeBins, safeguard, tailBudget, untrustedLast; the tuning pooledDecay,"
+          + " idleHalfLife (seconds), maxCensoredShare, spreadQuantile, spreadFloor (seconds),"
+          + " estimateQuantile, boundaryMinObservations, boundaryRefreshEvery, boundaryHysteresis,"
+          + " tierHysteresis, shards, coldEvictionGrace (seconds), idleEviction (seconds),"
+          + " demoteUntrusted, keyGuard, mispredictionEnter, mispredictionExit,"
+          + " mispredictionMemory, safeguardMargin, safeguardHysteresis, safeguardLoad,"
+          + " safeguardMinReports, safeguardDecay, borrowFromProducer, borrowFromSize,"
+          + " relativeIdle, shiftRun, promoteColdAfter, tailLimit, tailSink";
 
   private PredictorOverrides() {}
 
   /**
    * Applies one override.
    *
-   * @param b the builder to change
+   * @param config the settings to change
+   * @param tuning the tuning to change
    * @param assignment {@code NAME=VALUE}
    * @throws IllegalArgumentException naming the assignment when it is not NAME=VALUE, the name is
    *     unknown or the value does not parse
    */
-  public static void apply(PredictorConfig.Builder b, String assignment) {
+  public static void apply(
+      PredictorConfig.Builder config, PredictorTuning.Builder tuning, String assignment) {
     int eq = assignment.indexOf('=');
     if (eq < 1) {
       throw new IllegalArgumentException("an override must be NAME=VALUE: " + assignment);
@@ -39,35 +47,46 @@ public final class PredictorOverrides {
     String value = assignment.substring(eq + 1);
     try {
       switch (name) {
-        case "levels" -> b.levels(Integer.parseInt(value));
-        case "maxSpreadRatio" -> b.maxSpreadRatio(Double.parseDouble(value));
-        case "minObservations" -> b.minObservations(Integer.parseInt(value));
-        case "tierHysteresis" -> b.tierHysteresis(Double.parseDouble(value));
-        case "boundaryHysteresis" -> b.boundaryHysteresis(Double.parseDouble(value));
-        case "pooledDecay" -> b.pooledDecay(Double.parseDouble(value));
-        case "keyDecay" -> b.keyDecay(Double.parseDouble(value));
-        case "idleHalfLife" -> b.idleHalfLife(seconds(name, value));
-        case "staleAfter" -> b.staleAfter(seconds(name, value));
-        case "relativeIdle" -> b.relativeIdle(Double.parseDouble(value));
-        case "boundaryMinObservations" -> b.boundaryMinObservations(Integer.parseInt(value));
-        case "boundaryRefreshEvery" -> b.boundaryRefreshEvery(Integer.parseInt(value));
-        case "estimateQuantile" -> b.estimateQuantile(Double.parseDouble(value));
-        case "demoteUntrusted" -> b.demoteUntrusted(bool(name, value));
-        case "keyGuard" -> b.keyGuard(bool(name, value));
-        case "safeguard" -> b.safeguard(bool(name, value));
-        case "borrowFromProducer" -> b.borrowFromProducer(bool(name, value));
-        case "borrowFromSize" -> b.borrowFromSize(bool(name, value));
-        case "shiftRun" -> b.shiftRun(Integer.parseInt(value));
-        case "promoteColdAfter" -> b.promoteColdAfter(Integer.parseInt(value));
-        case "tailLimit" -> b.tailLimit(Double.parseDouble(value));
-        case "tailBudget" -> b.tailBudget(Double.parseDouble(value));
-        case "tailSink" -> b.tailSink(Double.parseDouble(value));
-        case "untrustedLast" -> b.untrustedLast(bool(name, value));
-        case "sizeBins" -> b.sizeBins(bool(name, value));
-        case "safeguardLoad" -> b.safeguardLoad(Double.parseDouble(value));
-        case "safeguardMargin" -> b.safeguardMargin(Double.parseDouble(value));
-        case "mispredictionEnter" -> b.mispredictionEnter(Double.parseDouble(value));
-        case "mispredictionExit" -> b.mispredictionExit(Double.parseDouble(value));
+        case "levels" -> config.levels(Integer.parseInt(value));
+        case "keyDecay" -> config.keyDecay(Double.parseDouble(value));
+        case "staleAfter" -> config.staleAfter(seconds(name, value));
+        case "minObservations" -> config.minObservations(Integer.parseInt(value));
+        case "maxSpreadRatio" -> config.maxSpreadRatio(Double.parseDouble(value));
+        case "maxKeys" -> config.maxKeys(Integer.parseInt(value));
+        case "sizeBins" -> config.sizeBins(bool(name, value));
+        case "safeguard" -> config.safeguard(bool(name, value));
+        case "tailBudget" -> config.tailBudget(Double.parseDouble(value));
+        case "untrustedLast" -> config.untrustedLast(bool(name, value));
+        case "pooledDecay" -> tuning.pooledDecay(Double.parseDouble(value));
+        case "idleHalfLife" -> tuning.idleHalfLife(seconds(name, value));
+        case "maxCensoredShare" -> tuning.maxCensoredShare(Double.parseDouble(value));
+        case "spreadQuantile" -> tuning.spreadQuantile(Double.parseDouble(value));
+        case "spreadFloor" -> tuning.spreadFloor(seconds(name, value));
+        case "estimateQuantile" -> tuning.estimateQuantile(Double.parseDouble(value));
+        case "boundaryMinObservations" -> tuning.boundaryMinObservations(Integer.parseInt(value));
+        case "boundaryRefreshEvery" -> tuning.boundaryRefreshEvery(Integer.parseInt(value));
+        case "boundaryHysteresis" -> tuning.boundaryHysteresis(Double.parseDouble(value));
+        case "tierHysteresis" -> tuning.tierHysteresis(Double.parseDouble(value));
+        case "shards" -> tuning.shards(Integer.parseInt(value));
+        case "coldEvictionGrace" -> tuning.coldEvictionGrace(seconds(name, value));
+        case "idleEviction" -> tuning.idleEviction(seconds(name, value));
+        case "demoteUntrusted" -> tuning.demoteUntrusted(bool(name, value));
+        case "keyGuard" -> tuning.keyGuard(bool(name, value));
+        case "mispredictionEnter" -> tuning.mispredictionEnter(Double.parseDouble(value));
+        case "mispredictionExit" -> tuning.mispredictionExit(Double.parseDouble(value));
+        case "mispredictionMemory" -> tuning.mispredictionMemory(Integer.parseInt(value));
+        case "safeguardMargin" -> tuning.safeguardMargin(Double.parseDouble(value));
+        case "safeguardHysteresis" -> tuning.safeguardHysteresis(Double.parseDouble(value));
+        case "safeguardLoad" -> tuning.safeguardLoad(Double.parseDouble(value));
+        case "safeguardMinReports" -> tuning.safeguardMinReports(Integer.parseInt(value));
+        case "safeguardDecay" -> tuning.safeguardDecay(Double.parseDouble(value));
+        case "borrowFromProducer" -> tuning.borrowFromProducer(bool(name, value));
+        case "borrowFromSize" -> tuning.borrowFromSize(bool(name, value));
+        case "relativeIdle" -> tuning.relativeIdle(Double.parseDouble(value));
+        case "shiftRun" -> tuning.shiftRun(Integer.parseInt(value));
+        case "promoteColdAfter" -> tuning.promoteColdAfter(Integer.parseInt(value));
+        case "tailLimit" -> tuning.tailLimit(Double.parseDouble(value));
+        case "tailSink" -> tuning.tailSink(Double.parseDouble(value));
         default -> throw new IllegalArgumentException("unknown override: " + name);
       }
     } catch (NumberFormatException e) {

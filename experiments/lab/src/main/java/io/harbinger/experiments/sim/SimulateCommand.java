@@ -86,14 +86,14 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(
       names = "--predictors",
       split = ",",
-      defaultValue = "default",
+      defaultValue = "defaults",
       description =
-          "predictor profiles (default: the product's defaults; today, global, new, reach, shift, few,"
-              + " reach_few, tail, tail15, budget, sink, sink15, reach_budget, reach_few_budget,"
-              + " reach_budget_tail17, reach_budget_tail17_slow, last, reach_last, reach_few_last,"
-              + " steady, steady_n5, steady_n5_nospread, steady_reach, steady_size, steady_reach_size,"
-              + " reach_few_tail), each"
-              + " optionally followed by"
+          "predictor profiles, named for what they contain: the product's, seed paper Table 1"
+              + " without the defaults' departures, the few-observation settings, and the defaults"
+              + " with one departure undone each (defaults, table1, few_observations,"
+              + " without_size_borrowing, without_producer_borrowing, with_clock_forgetting,"
+              + " without_tail_budget, without_shift_run, untrusted_at_default_level,"
+              + " without_safeguards, without_demotion), each optionally followed by"
               + " :NAME=VALUE overrides ("
               + PredictorOverrides.NAMES
               + "): predictive arms run under each; the first keeps the arm names, the others are"

@@ -13,10 +13,13 @@ import io.harbinger.experiments.stats.MovingBlockBootstrap;
 import io.harbinger.experiments.stats.Observations;
 import io.harbinger.experiments.stats.PercentileBootstrap;
 import io.harbinger.experiments.stats.Verdict;
+import io.harbinger.predictor.Predictor;
+import io.harbinger.predictor.Ticker;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Runs the arms of one trace at one load and reduces them to a {@link SimulationReport}: window
@@ -30,6 +33,24 @@ public final class Simulations {
   private Simulations() {}
 
   /**
+   * Returns the simulator's factory of a choice's predictors.
+   *
+   * @param choice the predictor
+   * @return a factory of cold predictors on the simulator's ticker
+   * @throws IllegalArgumentException when the choice's levels are not the simulator's 3
+   */
+  static Function<Ticker, Predictor> predictors(PredictorChoice choice) {
+    if (choice.config().levels() != Simulator.LEVELS) {
+      throw new IllegalArgumentException(
+          "the simulator's predictor must have "
+              + Simulator.LEVELS
+              + " levels: "
+              + choice.config().levels());
+    }
+    return choice::predictor;
+  }
+
+  /**
    * Simulates every arm and judges the gates.
    *
    * @param input the prepared trace
@@ -40,7 +61,7 @@ public final class Simulations {
    */
   public static SimulationReport run(
       SimInput input, List<SimulatedArm> arms, long seed, String command) {
-    return run(input, arms, seed, command, List.of(PredictorChoice.of(PredictorProfile.DEFAULT)));
+    return run(input, arms, seed, command, List.of(PredictorChoice.of(PredictorProfile.DEFAULTS)));
   }
 
   /**
@@ -86,7 +107,7 @@ public final class Simulations {
       SimulatedArm arm = variant.getKey();
       PredictorChoice profile = variant.getValue();
       String name = profile == profiles.get(0) ? arm.name() : arm.name() + "@" + profile.label();
-      SimRun run = Simulator.run(input, arm, seed, profile.config());
+      SimRun run = Simulator.run(input, arm, seed, predictors(profile));
       Map<String, Map<String, Double>> c = WindowStats.byCount(run, 7);
       Map<String, Map<String, Double>> t = WindowStats.byTime(run, 28);
       count.put(name, c);

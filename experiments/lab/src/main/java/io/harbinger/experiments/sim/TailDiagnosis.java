@@ -18,7 +18,7 @@ import java.util.Locale;
  * latency exceeds FIFO's P99, in one trace replay.
  *
  * <p>Usage: {@code TailDiagnosis TRACE LOAD PROFILE ARM...}, for example {@code TailDiagnosis
- * "swf:../shared/traces/LPC-EGEE-2004-1.2-cln.swf.gz?key=user-queue" 0.8 budget
+ * "swf:../shared/traces/LPC-EGEE-2004-1.2-cln.swf.gz?key=user-queue" 0.8 defaults
  * predictive_warm+no_aging oracle+no_aging}. The set-up is {@code simulate}'s: the first half of
  * the jobs is the history, the second half is replayed on 64 workers at the load, seed 2026.
  *
@@ -85,7 +85,8 @@ public final class TailDiagnosis {
       err.println("TailDiagnosis: " + args[0] + ": " + e.getMessage());
       return 1;
     }
-    SimRun fifo = Simulator.run(input, SimulatedArm.parse("fifo"), SEED, profile.config());
+    SimRun fifo =
+        Simulator.run(input, SimulatedArm.parse("fifo"), SEED, Simulations.predictors(profile));
     int n = fifo.jobs();
     double[] sorted = new double[n];
     for (int j = 0; j < n; j++) {
@@ -103,7 +104,7 @@ public final class TailDiagnosis {
         time(fifoP99));
     for (int i = 3; i < args.length; i++) {
       SimulatedArm arm = SimulatedArm.parse(args[i]);
-      SimRun run = Simulator.run(input, arm, SEED, profile.config());
+      SimRun run = Simulator.run(input, arm, SEED, Simulations.predictors(profile));
       report(out, run, fifo, fifoP99);
     }
     out.flush();

@@ -12,19 +12,21 @@ import java.util.stream.Stream;
 
 /**
  * Judges the predictor's safety and reach targets, pass or fail per cell, from the {@code
- * summary.json} files of {@code simulate --predictors today,new,...} runs.
+ * summary.json} files of {@code simulate --predictors REFERENCE,JUDGED,...} runs, such as {@code
+ * --predictors table1,defaults}: the arms of the first profile keep their names and are the
+ * reference, those of the judged profile are named {@code ARM@JUDGED}.
  *
- * <p>Example: {@code TargetsReport experiments/results/sim/lpc-egee experiments/results/sim/decoy}
- * prints one Markdown table per target. The targets, on whole-run metrics against FIFO:
+ * <p>Example: {@code TargetsReport --profile defaults DIR...} prints one Markdown table per target.
+ * The targets, on whole-run metrics against FIFO:
  *
  * <ul>
- *   <li>S (safety), each predictive arm of the new profile: mean at most 2% above FIFO's and P99 at
- *       most 1.25 times FIFO's;
- *   <li>K (kept gain), where today's arm gains at least 5%: the new arm keeps at least 90% of
- *       today's reduction of the mean;
- *   <li>R (reach), at loads 0.8 and 0.95 of the logs named {@code --reach}: the new arm with
- *       weights and pausing aging closes at least half the gap between today's arm and the oracle,
- *       both with weights and pausing aging.
+ *   <li>S (safety), each predictive arm of the judged profile: mean at most 2% above FIFO's and P99
+ *       at most 1.25 times FIFO's;
+ *   <li>K (kept gain), where the reference arm gains at least 5%: the judged arm keeps at least 90%
+ *       of the reference's reduction of the mean;
+ *   <li>R (reach), at loads 0.8 and 0.95 of the logs named {@code --reach}: the judged arm with
+ *       weights and pausing aging closes at least half the gap between the reference arm and the
+ *       oracle, both with weights and pausing aging.
  * </ul>
  *
  * <p>Stateless; reads files only.
@@ -43,12 +45,12 @@ public final class TargetsReport {
    * Prints the targets of result folders.
    *
    * @param args {@code [--profile NAME] [--reach DIR,...] DIR...}: the profile judged (default
-   *     new), the folders whose reach is judged, and the result folders (each with load-L
+   *     defaults), the folders whose reach is judged, and the result folders (each with load-L
    *     sub-folders)
    * @throws IOException when a summary cannot be read
    */
   public static void main(String[] args) throws IOException {
-    String profile = "new";
+    String profile = PredictorProfile.DEFAULTS.label();
     List<String> reach = new ArrayList<>();
     List<Path> dirs = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {

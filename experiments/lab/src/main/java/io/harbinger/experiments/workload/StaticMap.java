@@ -3,18 +3,15 @@ package io.harbinger.experiments.workload;
 import io.harbinger.broker.Policy;
 
 /**
- * The two fixed job-type-to-level maps the static-priority arms use, by job type: a view of the
- * maps defined once in {@link Policy#TUNED_MAP} and {@link Policy#MISCONFIGURED_MAP}.
+ * The fixed job-type-to-level map the static-priority arm uses, by job type: a view of the map
+ * defined once in {@link Policy#TUNED_MAP}.
  *
- * <p>Implementation notes: harbinger-reference section 4.4 ({@code kTunedTiers} and {@code
- * kMisconfiguredTiers}). Level 0 is served first. Both maps are fixed, so they go stale after the
- * cost shift at 70% of the run.
+ * <p>Implementation notes: harbinger-reference section 4.4 ({@code kTunedTiers}). Level 0 is served
+ * first. The map is fixed, so it goes stale after the cost shift at 70% of the run.
  */
 public enum StaticMap {
   /** An operator's informed map: cheap work first, images and exports last. */
-  HAND_TUNED(Policy.STATIC_TUNED),
-  /** Priority by business importance: checkout and partners first, reindexing last. */
-  MISCONFIGURED(Policy.STATIC_MISCONFIGURED);
+  HAND_TUNED(Policy.STATIC_TUNED);
 
   private final Policy policy;
 

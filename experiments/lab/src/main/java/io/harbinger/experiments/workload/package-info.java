@@ -8,8 +8,8 @@
  * io.harbinger.experiments.workload.JobType}s; a {@link io.harbinger.experiments.workload.Handler}
  * from a {@link io.harbinger.experiments.workload.HandlerMode} runs each attempt (real {@link
  * io.harbinger.experiments.workload.Kernel}s and sleeps, or sleeps only); {@link
- * io.harbinger.experiments.workload.StaticMap} holds the two static-priority maps; an arm records
- * each message as a {@link io.harbinger.experiments.workload.MessageRecord} in a {@link
+ * io.harbinger.experiments.workload.StaticMap} holds the static-priority map; an arm records each
+ * message as a {@link io.harbinger.experiments.workload.MessageRecord} in a {@link
  * io.harbinger.experiments.workload.RunRecord}, which {@link
  * io.harbinger.experiments.workload.RunRecords} writes and reads. {@link
  * io.harbinger.experiments.workload.Calibration} (and {@link

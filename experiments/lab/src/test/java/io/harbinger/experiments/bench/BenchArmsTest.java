@@ -5,89 +5,35 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.harbinger.broker.Policy;
 import io.harbinger.experiments.analysis.Analysis;
+import io.harbinger.predictor.PredictorConfig;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ArmsTest {
 
   @Test
-  void shiftRun_isTheDefaultExceptForThePapersAndTodaysPredictor() {
-    assertThat(RabbitArm.shiftRun(Policy.PREDICTIVE))
-        .isEqualTo(io.harbinger.predictor.PredictorConfig.DEFAULT_SHIFT_RUN)
-        .isEqualTo(RabbitArm.shiftRun(Policy.PREDICTIVE_SHIFT))
-        .isEqualTo(RabbitArm.shiftRun(Policy.PREDICTIVE_SIZED))
-        .isEqualTo(8);
-    assertThat(RabbitArm.shiftRun(Policy.PREDICTIVE_PAPER)).isZero();
-    assertThat(RabbitArm.shiftRun(Policy.PREDICTIVE_TODAY)).isZero();
+  void predictorConfig_isTheProductsDefaultsAtTheArmsLevels() {
+    assertThat(RabbitArm.predictorConfig(3)).isEqualTo(PredictorConfig.defaults());
+    assertThat(RabbitArm.predictorConfig(5))
+        .isEqualTo(PredictorConfig.defaults().toBuilder().levels(5).build());
   }
 
   @Test
-  void tableOneIdle_onlyForTheArmsMeasuredBeforeTheClockStoppedForgetting() {
-    assertThat(RabbitArm.tableOneIdle(Policy.PREDICTIVE)).isFalse();
-    assertThat(RabbitArm.tableOneIdle(Policy.SHADOW)).isFalse();
-    assertThat(RabbitArm.tableOneIdle(Policy.PREDICTIVE_LAST)).isTrue();
-    assertThat(RabbitArm.tableOneIdle(Policy.PREDICTIVE_BUDGET)).isTrue();
-    assertThat(RabbitArm.tableOneIdle(Policy.PREDICTIVE_TODAY)).isTrue();
-    assertThat(RabbitArm.untrustedLast(Policy.PREDICTIVE_LAST)).isTrue();
-    assertThat(RabbitArm.tailBudget(Policy.PREDICTIVE_LAST))
-        .isEqualTo(io.harbinger.predictor.PredictorConfig.DEFAULT_TAIL_BUDGET);
-  }
-
-  @Test
-  void predictorConfig_isTheDefaultsForPredictiveAndAddsTheFewObservationSettingsForFew() {
-    assertThat(RabbitArm.predictorConfig(Policy.PREDICTIVE, 3))
-        .isEqualTo(io.harbinger.predictor.PredictorConfig.defaults());
-    assertThat(RabbitArm.predictorConfig(Policy.PREDICTIVE_FEW, 3))
-        .isEqualTo(
-            io.harbinger.predictor.PredictorConfig.defaults().toBuilder()
-                .fewObservations()
-                .build());
-    assertThat(RabbitArm.predictorConfig(Policy.PREDICTIVE_LAST, 3))
-        .isEqualTo(io.harbinger.predictor.PredictorConfig.builder().paperIdleLimits().build());
-  }
-
-  @Test
-  void names_listEveryArmOfTheIssue() {
+  void names_listTheArmsTheEvidenceCites() {
     assertThat(BenchArms.names())
         .containsExactly(
             "rabbitmq-fifo",
-            "rabbitmq-fifo-quorum",
             "rabbitmq-static-tuned",
-            "rabbitmq-static-misconfigured",
             "rabbitmq-predictive",
-            "rabbitmq-predictive-5",
-            "rabbitmq-shadow",
             "rabbitmq-sidecar",
             "rabbitmq-oracle",
-            "rabbitmq-oracle-5",
-            "rabbitmq-naive",
-            "rabbitmq-predictive-paper",
-            "rabbitmq-predictive-today",
-            "rabbitmq-predictive-sized",
-            "rabbitmq-predictive-shift",
-            "rabbitmq-predictive-budget",
-            "rabbitmq-predictive-last",
-            "rabbitmq-predictive-equal",
-            "rabbitmq-predictive-few",
             "rabbitmq-predictive-quorum",
             "rabbitmq-lanes",
             "rabbitmq-lanes-quorum",
-            "rabbitmq-lanes-strict",
-            "rabbitmq-lanes-5",
-            "rabbitmq-lanes-oracle",
-            "rabbitmq-lanes-quorum-prefetch1",
-            "rabbitmq-lanes-quorum-pull",
             "rabbitmq-lanes-pull",
-            "rabbitmq-lanes-strict-pull",
-            "rabbitmq-lanes-5-pull",
-            "rabbitmq-lanes-oracle-pull",
             "redis-fifo",
-            "broker-fifo",
             "broker-predictive",
-            "broker-weighted",
-            "broker-no-aging",
-            "broker-fair",
-            "broker-oracle");
+            "broker-weighted");
   }
 
   @Test
@@ -118,7 +64,9 @@ class ArmsTest {
     assertThat(Analysis.baselineFor("rabbitmq-predictive", all)).isEqualTo("rabbitmq-fifo");
     assertThat(Analysis.baselineFor("rabbitmq-sidecar", all)).isEqualTo("rabbitmq-fifo");
     assertThat(Analysis.baselineFor("rabbitmq-static-tuned", all)).isEqualTo("rabbitmq-fifo");
-    assertThat(Analysis.baselineFor("broker-oracle", all)).isEqualTo("broker-fifo");
+    assertThat(Analysis.baselineFor("rabbitmq-lanes-pull", all)).isEqualTo("rabbitmq-fifo");
+    assertThat(Analysis.baselineFor("broker-weighted", List.of("broker-fifo", "broker-weighted")))
+        .isEqualTo("broker-fifo");
     assertThat(Analysis.baselineFor("redis-fifo", all)).isNull();
   }
 

@@ -61,7 +61,7 @@ class BenchCommandTest {
             "--profile",
             "smoke",
             "--arms",
-            "broker-oracle,broker-fifo",
+            "broker-weighted,broker-predictive",
             "--seeds",
             "5,5,6",
             "--handlers",
@@ -73,7 +73,7 @@ class BenchCommandTest {
             "--out",
             "x");
 
-    assertThat(plan.arms()).containsExactly("broker-oracle", "broker-fifo");
+    assertThat(plan.arms()).containsExactly("broker-weighted", "broker-predictive");
     assertThat(plan.seeds()).containsExactly(5L, 6L);
     assertThat(plan.handlers()).isEqualTo(HandlerMode.CPU);
     assertThat(plan.timeScale()).isEqualTo(20);
@@ -146,7 +146,7 @@ class BenchCommandTest {
     assertThat(execute("--arms", "rabbitmq-fifo,kafka")).isEqualTo(2);
     assertThat(err.toString())
         .contains("arm must be one of")
-        .contains("broker-oracle")
+        .contains("broker-weighted")
         .contains(": kafka");
   }
 
@@ -178,11 +178,14 @@ class BenchCommandTest {
   void execute_runningBrokerWithTwoBrokerArms_exitsTwoNamingThem() {
     assertThat(
             execute(
-                "--broker", "127.0.0.1:1", "--arms", "broker-fifo,broker-predictive,rabbitmq-fifo"))
+                "--broker",
+                "127.0.0.1:1",
+                "--arms",
+                "broker-predictive,broker-weighted,rabbitmq-fifo"))
         .isEqualTo(2);
     assertThat(err.toString())
         .contains("serves the one policy it was started with")
-        .contains("broker-fifo, broker-predictive");
+        .contains("broker-predictive, broker-weighted");
   }
 
   @Test
@@ -196,7 +199,7 @@ class BenchCommandTest {
     assertThatThrownBy(
             () ->
                 BenchCommand.probe(
-                    List.of("broker-fifo"), closed.withExternal(null, "127.0.0.1:1")))
+                    List.of("broker-predictive"), closed.withExternal(null, "127.0.0.1:1")))
         .isInstanceOf(BenchCommand.BackendUnavailable.class)
         .hasMessageContaining("the Harbinger broker is not serving at 127.0.0.1:1")
         .hasMessageContaining("HARBINGER_BROKER_ADDRESS");
@@ -233,7 +236,7 @@ class BenchCommandTest {
             URI.create("amqp://guest:guest@127.0.0.1:1/%2F"), URI.create("redis://127.0.0.1:1"));
 
     BenchCommand.BackendVersions versions =
-        BenchCommand.probe(List.of("broker-fifo", "broker-predictive"), closed);
+        BenchCommand.probe(List.of("broker-predictive", "broker-weighted"), closed);
 
     assertThat(versions.rabbitmq()).isNull();
     assertThat(versions.redis()).isNull();
@@ -254,7 +257,7 @@ class BenchCommandTest {
   void projectTargets_withTheOracle_judgesTheGapToItInPoints() {
     List<Criterion> targets =
         BenchCommand.projectTargets(
-            List.of("rabbitmq-fifo", "rabbitmq-predictive", "rabbitmq-oracle", "rabbitmq-naive"));
+            List.of("rabbitmq-fifo", "rabbitmq-predictive", "rabbitmq-oracle", "rabbitmq-sidecar"));
 
     assertThat(targets)
         .extracting(Criterion::id)
@@ -266,33 +269,23 @@ class BenchCommandTest {
   }
 
   @Test
-  void projectTargets_withTheBudgetArm_judgesItBesideTheDefault() {
+  void projectTargets_judgeTheDefaultAdapterArmAlone() {
     List<Criterion> targets =
         BenchCommand.projectTargets(
             List.of(
                 "rabbitmq-fifo",
                 "rabbitmq-oracle",
-                "rabbitmq-predictive-budget",
+                "rabbitmq-lanes",
+                "rabbitmq-predictive-quorum",
                 "rabbitmq-predictive"));
 
-    assertThat(targets).hasSize(12);
-    assertThat(targets.subList(0, 6)).allMatch(c -> c.arm().equals("rabbitmq-predictive"));
-    assertThat(targets.subList(6, 12)).allMatch(c -> c.arm().equals("rabbitmq-predictive-budget"));
-    assertThat(targets.subList(6, 12))
+    assertThat(targets).hasSize(6);
+    assertThat(targets).allMatch(c -> c.arm().equals("rabbitmq-predictive"));
+    assertThat(targets)
         .extracting(Criterion::id)
-        .containsExactly(
-            "T1-budget", "T2-budget", "T3-budget", "T4-budget", "T5-budget", "T7-budget");
+        .containsExactly("T1", "T2", "T3", "T4", "T5", "T7");
     // One gate judges them all, so their ids must differ.
-    assertThat(new Gate(targets, new PercentileBootstrap(100, 1, 0.95)).criteria()).hasSize(12);
-    assertThat(targets.getLast())
-        .isEqualTo(
-            new Criterion.GapToReference(
-                "T7-budget",
-                "mean_ms",
-                "rabbitmq-predictive-budget",
-                "rabbitmq-oracle",
-                "rabbitmq-fifo",
-                0.02));
+    assertThat(new Gate(targets, new PercentileBootstrap(100, 1, 0.95)).criteria()).hasSize(6);
   }
 
   @Test
@@ -315,7 +308,7 @@ class BenchCommandTest {
 
   @Test
   void projectTargets_withoutFifo_isEmpty() {
-    assertThat(BenchCommand.projectTargets(List.of("rabbitmq-predictive", "broker-fifo")))
+    assertThat(BenchCommand.projectTargets(List.of("rabbitmq-predictive", "broker-predictive")))
         .isEmpty();
   }
 }

@@ -32,7 +32,7 @@ class BenchResumeTest {
                 "--profile",
                 "smoke",
                 "--arms",
-                "broker-fifo,broker-predictive",
+                "broker-predictive,broker-weighted",
                 "--seeds",
                 seeds,
                 "--arrival-seconds",
@@ -58,26 +58,26 @@ class BenchResumeTest {
   void bench_sameOut_skipsCompleteRunsAndAnalysesAllTogether() throws IOException {
     assertThat(bench("11")).as("stderr: %s", err).isZero();
     assertThat(dir.resolve(SavedPlan.FILE)).isRegularFile();
-    byte[] firstRun = Files.readAllBytes(run("broker-fifo-seed11").resolve("messages.tsv"));
+    byte[] firstRun = Files.readAllBytes(run("broker-weighted-seed11").resolve("messages.tsv"));
 
     // A second seed: the two runs of seed 11 are reused as they are, and analysed with the new.
     assertThat(bench("11,22")).as("stderr: %s", err).isZero();
     assertThat(out.toString())
         .contains("2 of 4 runs already complete, 2 to run")
         .contains("wrote 4 runs of 2 arms");
-    assertThat(Files.readAllBytes(run("broker-fifo-seed11").resolve("messages.tsv")))
+    assertThat(Files.readAllBytes(run("broker-weighted-seed11").resolve("messages.tsv")))
         .isEqualTo(firstRun);
     assertThat(Files.readString(dir.resolve("summary.json"))).contains("\"22\"");
     assertThat(Files.readString(dir.resolve("command.txt")))
-        .contains("reused_runs: broker-fifo-seed11,broker-predictive-seed11");
+        .contains("reused_runs: broker-predictive-seed11,broker-weighted-seed11");
     assertThat(Files.readString(dir.resolve(SavedPlan.HISTORY_FILE)))
         .contains("seeds: 11\n")
         .contains("git_commit: ");
-    assertThat(Files.readString(run("broker-fifo-seed22").resolve("run.json")))
+    assertThat(Files.readString(run("broker-weighted-seed22").resolve("run.json")))
         .contains("\"git_commit\"");
 
     // A run cut off while writing its messages is run again; the others are kept.
-    Path cut = run("broker-fifo-seed22").resolve("messages.tsv");
+    Path cut = run("broker-weighted-seed22").resolve("messages.tsv");
     List<String> lines = Files.readAllLines(cut);
     Files.write(cut, lines.subList(0, lines.size() / 2));
     assertThat(bench("11,22")).as("stderr: %s", err).isZero();

@@ -92,13 +92,13 @@ class BenchSmokeIT {
   }
 
   @Test
-  void quorumFifoArm_smokeRun_consumesOneQuorumQueueAndLosesNothing() throws Exception {
-    RunRecord quorum = smokeRunBesideFifo("rabbitmq-fifo-quorum");
+  void quorumLanesArm_smokeRun_consumesQuorumQueuesAndLosesNothing() throws Exception {
+    RunRecord quorum = smokeRunBesideFifo("rabbitmq-lanes-quorum");
     assertThat(quorum.messages()).isNotEmpty().allMatch(MessageRecord::completed);
     assertThat(quorum.submitErrors()).isZero();
     assertThat(quorum.attributes())
-        .containsEntry("layout", "quorum_priority_queue")
-        .containsEntry("levels", "1");
+        .containsEntry("layout", "quorum_lanes")
+        .containsEntry("levels", "3");
   }
 
   /** Runs the smoke profile with FIFO and one arm, checks the exit code, returns that arm's run. */

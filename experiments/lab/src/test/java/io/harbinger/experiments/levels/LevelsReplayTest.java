@@ -13,7 +13,7 @@ import io.harbinger.experiments.workload.RunRecord;
 import io.harbinger.experiments.workload.Webhooks;
 import io.harbinger.experiments.workload.Workload;
 import io.harbinger.experiments.workload.WorkloadConfig;
-import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.PredictorTuning;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -198,7 +198,10 @@ class LevelsReplayTest {
         .isNotNull();
     assertThat(LevelsReplay.placement("predictive-5:minObservations=5", w, clock).levels())
         .isEqualTo(5);
-    assertThat(PredictorConfig.defaults().demoteUntrusted()).isTrue();
+    assertThat(PredictorTuning.defaults().demoteUntrusted()).isTrue();
+    assertThat(LevelsReplay.predictor("predictive:demoteUntrusted=false:minObservations=5"))
+        .satisfies(p -> assertThat(p.tuning().demoteUntrusted()).isFalse())
+        .satisfies(p -> assertThat(p.config().minObservations()).isEqualTo(5));
   }
 
   @Test

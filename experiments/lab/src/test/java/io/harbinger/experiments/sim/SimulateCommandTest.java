@@ -102,19 +102,24 @@ class SimulateCommandTest {
             "--arms",
             "predictive_warm",
             "--predictors",
-            "steady,steady:minObservations=1",
+            "without_size_borrowing,without_size_borrowing:minObservations=1",
             "--out",
             dir.toString());
 
     assertThat(r.exitCode()).as(r.err()).isZero();
     assertThat(Files.readString(dir.resolve("load-0.80/table.md")))
         .contains("| predictive_warm |")
-        .contains("| predictive_warm@steady:minObservations=1 |");
+        .contains("| predictive_warm@without_size_borrowing:minObservations=1 |");
 
-    Run twice = run(TRACE, "--predictors", "steady:minObservations=1,steady:minObservations=1");
+    Run twice =
+        run(
+            TRACE,
+            "--predictors",
+            "without_shift_run:minObservations=1,without_shift_run:minObservations=1");
     assertThat(twice.exitCode()).isEqualTo(2);
-    assertThat(twice.err()).contains("--predictors: steady:minObservations=1 given twice");
-    Run bad = run(TRACE, "--predictors", "steady:minObservations=0");
+    assertThat(twice.err())
+        .contains("--predictors: without_shift_run:minObservations=1 given twice");
+    Run bad = run(TRACE, "--predictors", "without_shift_run:minObservations=0");
     assertThat(bad.exitCode()).isEqualTo(2);
     assertThat(bad.err()).contains("--predictors: ").contains("minObservations");
   }

@@ -37,7 +37,7 @@ class TailDiagnosisTest {
 
   @Test
   void run_twoArms_tableEachLevelAndCountEveryVictimOnce() {
-    Run r = run(TRACE, "0.95", "default", "oracle+no_aging", "predictive_warm+no_aging");
+    Run r = run(TRACE, "0.95", "defaults", "oracle+no_aging", "predictive_warm+no_aging");
 
     assertThat(r.code()).as(r.err()).isZero();
     assertThat(r.out()).contains("FIFO P99 latency");
@@ -78,29 +78,29 @@ class TailDiagnosisTest {
 
   @Test
   void run_badArguments_exitWith2AndNameWhatIsWrong() {
-    assertThat(run(TRACE, "0.8", "default").code()).isEqualTo(2);
-    assertThat(run(TRACE, "0.8", "default").err()).contains("usage: TailDiagnosis");
-    Run load = run(TRACE, "heavy", "default", "fifo");
+    assertThat(run(TRACE, "0.8", "defaults").code()).isEqualTo(2);
+    assertThat(run(TRACE, "0.8", "defaults").err()).contains("usage: TailDiagnosis");
+    Run load = run(TRACE, "heavy", "defaults", "fifo");
     assertThat(load.code()).isEqualTo(2);
     assertThat(load.err()).contains("load must be a number in (0, 1.5]: heavy");
-    assertThat(run(TRACE, "2", "default", "fifo").err()).contains("load must be in (0, 1.5]: 2");
+    assertThat(run(TRACE, "2", "defaults", "fifo").err()).contains("load must be in (0, 1.5]: 2");
     Run profile = run(TRACE, "0.8", "fastest", "fifo");
     assertThat(profile.code()).isEqualTo(2);
     assertThat(profile.err()).contains("predictor must be one of").contains("fastest");
-    Run arm = run(TRACE, "0.8", "default", "lifo");
+    Run arm = run(TRACE, "0.8", "defaults", "lifo");
     assertThat(arm.code()).isEqualTo(2);
     assertThat(arm.err()).contains("arm must be one of");
   }
 
   @Test
   void run_unreadableTrace_exitsWith1AndNamesIt() throws Exception {
-    Run missing = run("swf:" + dir.resolve("nope.swf"), "0.8", "default", "fifo");
+    Run missing = run("swf:" + dir.resolve("nope.swf"), "0.8", "defaults", "fifo");
     assertThat(missing.code()).isEqualTo(1);
     assertThat(missing.err()).startsWith("TailDiagnosis: ").contains("nope.swf");
 
     Path garbage = dir.resolve("garbage.csv");
     Files.writeString(garbage, "this,is\nnot a trace\n");
-    Run bad = run("csv:" + garbage, "0.8", "default", "fifo");
+    Run bad = run("csv:" + garbage, "0.8", "defaults", "fifo");
     assertThat(bad.code()).isEqualTo(1);
     assertThat(bad.err()).startsWith("TailDiagnosis: ");
   }
