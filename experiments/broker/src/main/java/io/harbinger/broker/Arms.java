@@ -32,11 +32,11 @@ public final class Arms {
     rabbit("rabbitmq-predictive", Policy.PREDICTIVE);
     rabbit("rabbitmq-sidecar", Policy.SIDECAR);
     rabbit("rabbitmq-oracle", Policy.ORACLE);
-    quorumPriorities("rabbitmq-predictive-quorum", Policy.PREDICTIVE);
     lanes("rabbitmq-lanes", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE);
     lanes("rabbitmq-lanes-quorum", QueueLayout.QUORUM_LANES, Policy.PREDICTIVE);
     pullLanes("rabbitmq-lanes-pull", QueueLayout.CLASSIC_LANES, Policy.PREDICTIVE);
     define("redis-fifo", RunsOn.REDIS, Policy.FIFO, Selection.STRICT, AgingMode.NONE, 3);
+    broker("broker-fifo", Policy.FIFO, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-predictive", Policy.PREDICTIVE, Selection.STRICT, AgingMode.PLAIN);
     broker("broker-weighted", Policy.PREDICTIVE, Selection.WEIGHTED, AgingMode.PAUSING);
   }
@@ -45,21 +45,6 @@ public final class Arms {
 
   private static void rabbit(String name, Policy policy) {
     define(name, RunsOn.RABBITMQ, policy, Selection.STRICT, AgingMode.NONE, 3);
-  }
-
-  /** A RabbitMQ arm on one quorum queue with priorities (two levels on RabbitMQ 4.0 to 4.2). */
-  private static void quorumPriorities(String name, Policy policy) {
-    ArmDefinition arm =
-        new ArmDefinition(
-            name,
-            RunsOn.RABBITMQ,
-            policy,
-            Selection.STRICT,
-            AgingMode.NONE,
-            3,
-            QueueLayout.QUORUM_PRIORITY_QUEUE,
-            List.of());
-    define(arm);
   }
 
   /** A lanes arm of three levels: weighted selection with pausing aging. */

@@ -16,7 +16,7 @@ class ArmsTest {
     List<ArmDefinition> broker = Arms.on(EnumSet.of(RunsOn.BROKER));
     assertThat(broker)
         .extracting(ArmDefinition::name)
-        .containsExactly("broker-predictive", "broker-weighted");
+        .containsExactly("broker-fifo", "broker-predictive", "broker-weighted");
     ArmDefinition strict = Arms.byName("broker-predictive", EnumSet.of(RunsOn.BROKER));
     assertThat(strict.policy()).isEqualTo(Policy.PREDICTIVE);
     assertThat(strict.selection()).isEqualTo(Selection.STRICT);
@@ -31,7 +31,7 @@ class ArmsTest {
   void byName_armOfAnotherRuntime_isRefusedListingTheCallersArms() {
     assertThatThrownBy(() -> Arms.byName("rabbitmq-fifo", EnumSet.of(RunsOn.BROKER)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("arm must be one of broker-predictive, ")
+        .hasMessageStartingWith("arm must be one of broker-fifo, broker-predictive, ")
         .hasMessageEndingWith(": rabbitmq-fifo");
   }
 
@@ -49,11 +49,11 @@ class ArmsTest {
             "rabbitmq-predictive",
             "rabbitmq-sidecar",
             "rabbitmq-oracle",
-            "rabbitmq-predictive-quorum",
             "rabbitmq-lanes",
             "rabbitmq-lanes-quorum",
             "rabbitmq-lanes-pull",
             "redis-fifo",
+            "broker-fifo",
             "broker-predictive",
             "broker-weighted");
     assertThat(Arms.on(EnumSet.allOf(RunsOn.class)))
@@ -116,12 +116,6 @@ class ArmsTest {
                     0,
                     true))
         .hasMessage("arm y: only lanes arms pull from lanes");
-    ArmDefinition quorumPriorities =
-        Arms.byName("rabbitmq-predictive-quorum", EnumSet.of(RunsOn.RABBITMQ));
-    assertThat(quorumPriorities.layout()).isEqualTo(QueueLayout.QUORUM_PRIORITY_QUEUE);
-    assertThat(quorumPriorities.layout().isLanes()).isFalse();
-    assertThat(quorumPriorities.selection()).isEqualTo(Selection.STRICT);
-    assertThat(quorumPriorities.policy()).isEqualTo(Policy.PREDICTIVE);
   }
 
   @Test

@@ -103,6 +103,7 @@ class BrokerMainTest {
     assertThat(err.toString()).contains("--arm sets --policy");
     assertThat(run("--arm", "rabbitmq-fifo")).isEqualTo(2);
     assertThat(err.toString())
-        .contains("arm must be one of broker-predictive, broker-weighted: rabbitmq-fifo");
+        .contains(
+            "arm must be one of broker-fifo, broker-predictive, broker-weighted: rabbitmq-fifo");
   }
 }

@@ -11,11 +11,11 @@ import java.util.Locale;
  * matrix (every arm, seeds 11 to 55, CPU handlers, 300 s in real time, 180 s drain): many hours.
  * {@code quick} keeps the reference's 300 s timeline and utilisation but compresses it ten times
  * and uses sleeping handlers, so that CPU contention from the other work on a shared 2-core machine
- * does not decide the result; it runs the five arms that answer the project's targets (RabbitMQ
- * FIFO, hand-tuned static and predictive, Redis FIFO, the broker's predictive) over three seeds;
- * each run is 30 s of arrivals plus its drain, after a short unrecorded warm-up of every arm.
- * {@code smoke} is the few-second run of the CI test: three arms, one seed, 20 s of arrivals at a
- * low rate, compressed ten times.
+ * does not decide the result; it runs the six arms that answer the project's targets (RabbitMQ
+ * FIFO, hand-tuned static and predictive, Redis FIFO, the broker's FIFO and predictive) over three
+ * seeds; each run is 30 s of arrivals plus its drain, after a short unrecorded warm-up of every
+ * arm. {@code smoke} is the few-second run of the CI test: three arms, one seed, 20 s of arrivals
+ * at a low rate, compressed ten times.
  */
 enum Profile {
   /** A few seconds: what {@code BenchSmokeIT} runs. */
@@ -27,13 +27,14 @@ enum Profile {
       0.5,
       10,
       20),
-  /** Under 20 minutes on a 2-core machine: five arms, three seeds, sleeping handlers. */
+  /** Under 20 minutes on a 2-core machine: six arms, three seeds, sleeping handlers. */
   QUICK(
       List.of(
           "rabbitmq-fifo",
           "rabbitmq-static-tuned",
           "rabbitmq-predictive",
           "redis-fifo",
+          "broker-fifo",
           "broker-predictive"),
       List.of(11L, 22L, 33L),
       HandlerMode.SLEEP,

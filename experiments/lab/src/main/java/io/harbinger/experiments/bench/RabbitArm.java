@@ -262,10 +262,7 @@ final class RabbitArm implements BenchArm {
       session.attributes.put("queue", queue);
       session.attributes.put("levels", Integer.toString(policy == Policy.FIFO ? 1 : levels));
       session.attributes.put("layout", layout.name().toLowerCase(java.util.Locale.ROOT));
-      Map<String, Object> queueType =
-          layout == QueueLayout.QUORUM_PRIORITY_QUEUE
-              ? Map.of(QueueType.ARGUMENT, "quorum")
-              : Map.of();
+      Map<String, Object> queueType = Map.of();
       try (Channel admin = session.producers.createChannel()) {
         if (policy == Policy.FIFO) {
           admin.queueDeclare(queue, true, false, false, queueType);

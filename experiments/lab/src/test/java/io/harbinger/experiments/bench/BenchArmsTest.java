@@ -27,11 +27,11 @@ class ArmsTest {
             "rabbitmq-predictive",
             "rabbitmq-sidecar",
             "rabbitmq-oracle",
-            "rabbitmq-predictive-quorum",
             "rabbitmq-lanes",
             "rabbitmq-lanes-quorum",
             "rabbitmq-lanes-pull",
             "redis-fifo",
+            "broker-fifo",
             "broker-predictive",
             "broker-weighted");
   }
@@ -65,8 +65,8 @@ class ArmsTest {
     assertThat(Analysis.baselineFor("rabbitmq-sidecar", all)).isEqualTo("rabbitmq-fifo");
     assertThat(Analysis.baselineFor("rabbitmq-static-tuned", all)).isEqualTo("rabbitmq-fifo");
     assertThat(Analysis.baselineFor("rabbitmq-lanes-pull", all)).isEqualTo("rabbitmq-fifo");
-    assertThat(Analysis.baselineFor("broker-weighted", List.of("broker-fifo", "broker-weighted")))
-        .isEqualTo("broker-fifo");
+    assertThat(Analysis.baselineFor("broker-weighted", all)).isEqualTo("broker-fifo");
+    assertThat(Analysis.baselineFor("broker-predictive", all)).isEqualTo("broker-fifo");
     assertThat(Analysis.baselineFor("redis-fifo", all)).isNull();
   }
 

@@ -272,12 +272,7 @@ class BenchCommandTest {
   void projectTargets_judgeTheDefaultAdapterArmAlone() {
     List<Criterion> targets =
         BenchCommand.projectTargets(
-            List.of(
-                "rabbitmq-fifo",
-                "rabbitmq-oracle",
-                "rabbitmq-lanes",
-                "rabbitmq-predictive-quorum",
-                "rabbitmq-predictive"));
+            List.of("rabbitmq-fifo", "rabbitmq-oracle", "rabbitmq-lanes", "rabbitmq-predictive"));
 
     assertThat(targets).hasSize(6);
     assertThat(targets).allMatch(c -> c.arm().equals("rabbitmq-predictive"));
