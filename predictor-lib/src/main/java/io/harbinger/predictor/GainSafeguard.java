@@ -9,6 +9,10 @@ import java.util.Locale;
  * the mean wait against FIFO ({@link PriorityGain}), and holds routing in FIFO order while the
  * estimated gain is below a margin.
  *
+ * <p>The estimate is made whether or not the safeguard may hold ({@code safeguard}): with it off
+ * the levels are never held, but the estimate is still reported, and unmeasured keys still go last
+ * once it exists ({@code untrustedLast} depends on the estimate, not on the hold).
+ *
  * <p>Implementation notes. Each report adds its actual duration to the level the assignment gives
  * its key at that moment (before the report is learned), so a key placed too high counts against
  * the order with its real cost. Counts and work decay by {@code safeguardDecay} per report. The
@@ -72,7 +76,7 @@ final class GainSafeguard {
     sink = new TailLatch(tuning.tailSink());
     jobs = new double[config.levels()];
     work = new double[config.levels()];
-    reason = enabled ? "no reports yet" : "safeguard off";
+    reason = enabled ? "no reports yet" : "safeguard off: no reports yet";
   }
 
   /** Returns whether routing is held in FIFO order. */
@@ -102,9 +106,6 @@ final class GainSafeguard {
    * @param durationNanos the actual duration, finite and non-negative
    */
   synchronized void record(int level, double durationNanos) {
-    if (!enabled) {
-      return;
-    }
     total = total * decay + 1;
     for (int l = 0; l < jobs.length; l++) {
       jobs[l] *= decay;
@@ -131,6 +132,14 @@ final class GainSafeguard {
     }
     gain = estimate.gain();
     judged = true;
+    if (!enabled) {
+      reason =
+          String.format(
+              Locale.ROOT,
+              "safeguard off: estimated gain %.1f%%, levels kept",
+              Math.abs(gain) < 5e-4 ? 0.0 : 100 * gain);
+      return;
+    }
     judgeTail();
     if (holding && gain >= margin + hysteresis) {
       holding = false;

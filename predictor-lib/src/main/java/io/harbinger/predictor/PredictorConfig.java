@@ -72,11 +72,12 @@ import java.util.Objects;
  * @param safeguard whether the global safeguard may hold routing in FIFO order: from the reports it
  *     estimates, with Cobham's formulas, the share of FIFO's mean wait the current levels save, and
  *     below a margin of 2% sends every message to the default level until the gain reaches 5%
- *     (shadow mode only reports it). {@link #untrustedLast} acts once it has judged. Default on.
- *     Turn it off only to compare with the unguarded predictor. On because prediction can hurt
- *     where a key's median misleads: the seed paper's DAS2-fs2 log (+89% mean latency), and this
- *     project's synthetic {@code decoy} case built to that description (+12.3% mean and 2.96x P99
- *     at load 0.95 for the predictor before the safeguards)
+ *     (shadow mode only reports it). The estimate is made whether it may hold or not, and {@link
+ *     #untrustedLast} acts once it exists. Default on. Turn it off only to compare with the
+ *     unguarded predictor. On because prediction can hurt where a key's median misleads: the seed
+ *     paper's DAS2-fs2 log (+89% mean latency), and this project's synthetic {@code decoy} case
+ *     built to that description (+12.3% mean and 2.96x P99 at load 0.95 for the predictor before
+ *     the safeguards)
  * @param tailBudget when above 1, the boundary above the last level is raised while Cobham's
  *     estimate of that level's mean wait stays within this many times FIFO's (at a per-worker load
  *     of 0.8): the levels above take the shortest durations carrying up to (1 - 1/tailBudget) / 0.8
@@ -89,13 +90,12 @@ import java.util.Objects;
  *     oracle ({@code experiments/results/bench/budget-*}, {@code experiments/results/sim/budget})
  * @param untrustedLast whether a key whose own observations give no cost to place it by (cold,
  *     stale or censored), which the seed paper sends to the default level (section 3.5), is routed
- *     at the last level once the global safeguard has estimated the levels' gain, so that work
- *     nobody has measured queues with the long jobs in arrival order rather than ahead of them; a
- *     spread or mispredicted key keeps the level its mean gives it. It acts only while {@link
- *     #safeguard} is on (the default). Default on. Turn it off to keep the seed paper's default
- *     level for such keys. The default since it kept the all-message P99 within 1.25x FIFO's in
- *     every trace replay, where the default level let it reach 2.3x ({@code
- *     experiments/results/sim/last})
+ *     at the last level once the global safeguard has estimated the levels' gain (whether {@link
+ *     #safeguard} may hold or not), so that work nobody has measured queues with the long jobs in
+ *     arrival order rather than ahead of them; a spread or mispredicted key keeps the level its
+ *     mean gives it. Default on. Turn it off to keep the seed paper's default level for such keys.
+ *     The default since it kept the all-message P99 within 1.25x FIFO's in every trace replay,
+ *     where the default level let it reach 2.3x ({@code experiments/results/sim/last})
  */
 public record PredictorConfig(
     int levels,

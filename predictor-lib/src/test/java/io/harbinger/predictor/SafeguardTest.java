@@ -157,7 +157,10 @@ class SafeguardTest {
     }
 
     assertThat(p.safeguard().holding()).isFalse();
-    assertThat(p.safeguard().reason()).isEqualTo("safeguard off");
+    assertThat(p.safeguard().reason())
+        .startsWith("safeguard off: estimated gain ")
+        .endsWith("%, levels kept");
+    assertThat(p.safeguard().estimatedGain()).isFinite();
     assertThat(p.predict(SLOW).level()).isEqualTo(2);
   }
 

@@ -87,12 +87,17 @@ class UntrustedLastTest {
     rounds(p, 5, 20);
     assertThat(p.routesUntrustedLast()).isTrue();
     assertThat(p.predict(FRESH).level()).isEqualTo(2);
-    // Without the global safeguard nothing judges the levels, and untrusted keys stay put.
+    // Without the global safeguard's hold the estimate is still made: untrusted keys go last once
+    // it exists, as with the safeguard on, and only then.
     HistogramPredictor unguarded =
         predictor(PredictorConfig.builder().safeguard(false).build(), Mode.PREDICTIVE);
-    rounds(unguarded, 0, 20);
+    rounds(unguarded, 0, 5);
     assertThat(unguarded.routesUntrustedLast()).isFalse();
     assertThat(unguarded.predict(FRESH).level()).isEqualTo(1);
+    rounds(unguarded, 5, 20);
+    assertThat(unguarded.routesUntrustedLast()).isTrue();
+    assertThat(unguarded.predict(FRESH).level()).isEqualTo(2);
+    assertThat(unguarded.safeguard().holding()).isFalse();
   }
 
   @Test

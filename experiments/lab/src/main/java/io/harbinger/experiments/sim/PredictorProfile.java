@@ -88,7 +88,8 @@ public enum PredictorProfile {
       PredictorConfig.builder().untrustedLast(false), PredictorTuning.builder()),
   /**
    * The defaults without the per-key and the global safeguards ({@code keyGuard} and {@code
-   * safeguard} off); with the global safeguard off, unmeasured keys stay at the default level too.
+   * safeguard} off): no key is taken off its level for mispredicting, and the levels are never held
+   * in FIFO order (the gain is still estimated, so unmeasured keys still go last).
    */
   WITHOUT_SAFEGUARDS(
       PredictorConfig.builder().safeguard(false), PredictorTuning.builder().keyGuard(false)),
