@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Replays every shared trace and the decoy cases with the given predictor profiles, then judges the safety,
-# kept-gain and reach targets of the named profiles into OUT/targets-<profile>.md. Run from the project root after
-# ./harbinger build:
+# kept-gain and reach targets of the named profiles into OUT/targets-<profile>.md. Run from the project root:
 #   bash experiments/results/sim/replay-profiles.sh OUT PROFILES JUDGED [user-keys]
-# for example OUT=experiments/results/sim/budget, PROFILES=today,shift,budget, JUDGED=shift,budget. With user-keys,
+# for example OUT=experiments/results/sim/requested-hints, PROFILES=table1,defaults, JUDGED=defaults. With user-keys,
 # CTC-SP2 and LLNL-Thunder are also replayed keyed by user and executable (ctc-sp2-user, llnl-thunder-user), the
 # way a RabbitMQ message is keyed by its job type under its producer, and judged for reach too. SWF_OPTIONS, when set,
 # is added to every SWF log's options (for example SWF_OPTIONS=size=requested: requested run times as size hints).

@@ -68,6 +68,9 @@ public final class TargetsReport {
     StringBuilder safety = new StringBuilder();
     StringBuilder kept = new StringBuilder();
     StringBuilder gap = new StringBuilder();
+    int[] safe = new int[2];
+    int[] keeps = new int[2];
+    int[] reaches = new int[2];
     for (Path dir : dirs) {
       List<Path> loads;
       try (Stream<Path> s = Files.list(dir)) {
@@ -86,6 +89,9 @@ public final class TargetsReport {
               continue;
             }
             boolean pass = mean <= 1.02 * fifoMean && p99 <= 1.25 * fifoP99;
+            if (name.endsWith("@" + profile)) {
+              count(safe, pass);
+            }
             safety.append(
                 String.format(
                     Locale.ROOT,
@@ -96,18 +102,19 @@ public final class TargetsReport {
                     p99 / fifoP99,
                     pass ? "PASS" : "FAIL"));
           }
-          double today = metric(root, arm, "mean_ms");
+          double reference = metric(root, arm, "mean_ms");
           double next = metric(root, arm + "@" + profile, "mean_ms");
-          double todayGain = 1 - today / fifoMean;
-          if (todayGain >= 0.05 && !Double.isNaN(next)) {
-            double share = (1 - next / fifoMean) / todayGain;
+          double referenceGain = 1 - reference / fifoMean;
+          if (referenceGain >= 0.05 && !Double.isNaN(next)) {
+            double share = (1 - next / fifoMean) / referenceGain;
+            count(keeps, share >= 0.9);
             kept.append(
                 String.format(
                     Locale.ROOT,
                     "| %s | %s | %.1f%% | %.1f%% | %.0f%% | %s |%n",
                     cell,
                     arm,
-                    100 * todayGain,
+                    100 * referenceGain,
                     100 * (1 - next / fifoMean),
                     100 * share,
                     share >= 0.9 ? "PASS" : "FAIL"));
@@ -117,16 +124,17 @@ public final class TargetsReport {
             reach.contains(dir.getFileName().toString())
                 && !load.getFileName().toString().equals("load-0.50");
         if (judged) {
-          double today = metric(root, WEIGHTED, "mean_ms") / fifoMean - 1;
+          double reference = metric(root, WEIGHTED, "mean_ms") / fifoMean - 1;
           double next = metric(root, WEIGHTED + "@" + profile, "mean_ms") / fifoMean - 1;
           double oracle = metric(root, ORACLE, "mean_ms") / fifoMean - 1;
-          double closed = (today - next) / (today - oracle);
+          double closed = (reference - next) / (reference - oracle);
+          count(reaches, closed >= 0.5);
           gap.append(
               String.format(
                   Locale.ROOT,
                   "| %s | %+.1f%% | %+.1f%% | %+.1f%% | %.0f%% | %s |%n",
                   cell,
-                  100 * today,
+                  100 * reference,
                   100 * next,
                   100 * oracle,
                   100 * closed,
@@ -134,22 +142,37 @@ public final class TargetsReport {
         }
       }
     }
-    return "Safety (S): mean at most +2% and P99 at most 1.25x FIFO, whole run\n\n"
+    return String.format(
+            Locale.ROOT,
+            "Passed: safety %d of %d, kept gain %d of %d, reach %d of %d (the %s arms)%n%n",
+            safe[0],
+            safe[1],
+            keeps[0],
+            keeps[1],
+            reaches[0],
+            reaches[1],
+            profile)
+        + "Safety (S): mean at most +2% and P99 at most 1.25x FIFO, whole run\n\n"
         + "| cell | arm | mean vs FIFO | P99 / FIFO | S |\n|---|---|---|---|---|\n"
         + safety
-        + "\nKept gain (K): where today's arm gains at least 5%, the "
+        + "\nKept gain (K): where the reference arm (the first profile's) gains at least 5%, the "
         + profile
         + " arm keeps at least 90% of it\n\n"
-        + "| cell | arm | today's gain | "
+        + "| cell | arm | reference gain | "
         + profile
         + " gain | kept | K |\n|---|---|---|---|---|---|\n"
         + kept
         + "\nReach (R): weights + pausing aging, share of the gap to the oracle closed (at least"
         + " half)\n\n"
-        + "| cell | today | "
+        + "| cell | reference | "
         + profile
         + " | oracle | closed | R |\n|---|---|---|---|---|---|\n"
         + gap;
+  }
+
+  private static void count(int[] passedOfAll, boolean pass) {
+    passedOfAll[0] += pass ? 1 : 0;
+    passedOfAll[1]++;
   }
 
   private static double metric(JsonNode root, String arm, String metric) {
