@@ -1,28 +1,21 @@
 #!/usr/bin/env bash
-# Runs the predictability check (./harbinger check) on the five public traces of ../shared/traces and
-# writes <trace>.txt and <trace>.json next to this script, each starting with the exact command.
-# The traces are read in place, never copied. Run from anywhere; needs the Temurin 25 JDK.
+# Runs the predictability check (./harbinger check) on the five public traces of ../shared/traces and writes
+# <trace>.txt and <trace>.json next to this script, each starting with the exact command. The traces are read in
+# place, never copied. About 30 seconds. Run from anywhere: bash experiments/results/check/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-export JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-./mvnw -B -q -pl experiments -am compile dependency:build-classpath \
-  -Dmdep.outputFile=target/classpath.txt
-CP="experiments/target/classes:$(cat experiments/target/classpath.txt)"
 OUT=experiments/results/check
-MAIN=io.harbinger.experiments.check.CheckCommand
-SHOWN_CP='experiments/target/classes:$(cat experiments/target/classpath.txt)'
 
 check() {
   local name=$1 spec=$2
-  local cmd="java -cp \"$SHOWN_CP\" $MAIN '$spec'"
   {
-    echo "\$ $cmd"
+    echo "\$ ./harbinger check '$spec'"
     echo
-    "$JAVA_HOME/bin/java" -cp "$CP" "$MAIN" "$spec"
+    ./harbinger check "$spec"
   } >"$OUT/$name.txt"
   {
-    printf '{\n"command" : "%s",\n"result" : ' "${cmd//\"/\\\"} --json"
-    "$JAVA_HOME/bin/java" -cp "$CP" "$MAIN" "$spec" --json
+    printf '{\n"command" : "./harbinger check %s --json",\n"result" : ' "'$spec'"
+    ./harbinger check "$spec" --json
     printf '}\n'
   } >"$OUT/$name.json"
   echo "wrote $OUT/$name.txt and .json"
