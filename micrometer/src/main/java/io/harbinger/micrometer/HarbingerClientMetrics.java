@@ -53,6 +53,7 @@ public final class HarbingerClientMetrics implements MeterBinder {
     fallback(registry, "router_failure", ClientStats::routerFailures);
     fallback(registry, "no_router", ClientStats::routerAbsent);
     fallback(registry, "invalid_level", ClientStats::invalidLevels);
+    fallback(registry, "router_unavailable", ClientStats::routerUnavailable);
     counter(
         registry,
         "harbinger.client.user.id.replaced",

@@ -15,7 +15,8 @@ import java.util.function.Supplier;
  * ClientStats.Source source =
  *     ClientStats.source(options.stats()).reports(publisher).router(router);
  * ClientStats now = source.get();
- * long atDefault = now.routerFailures() + now.routerAbsent() + now.invalidLevels();
+ * long atDefault =
+ *     now.routerFailures() + now.routerAbsent() + now.invalidLevels() + now.routerUnavailable();
  * long lost = now.reporting().map(ClientStats.Reporting::dropped).orElse(0L);
  * }</pre>
  *
@@ -28,6 +29,8 @@ import java.util.function.Supplier;
  * @param routerAbsent publishes at the default level because no router was configured
  * @param invalidLevels publishes at the default level because the router answered a level out of
  *     range
+ * @param routerUnavailable publishes at the default level because the router had no current answer
+ *     (a sidecar router without a table, or with one older than its staleness limit)
  * @param userIdReplaced caller {@code user-id} values replaced by the connection's user
  * @param reports duration reports handed to the report sink, censored ones included
  * @param censored censored reports: redeliveries whose earlier attempt never settled
@@ -51,6 +54,7 @@ public record ClientStats(
     long routerFailures,
     long routerAbsent,
     long invalidLevels,
+    long routerUnavailable,
     long userIdReplaced,
     long reports,
     long censored,
@@ -235,6 +239,7 @@ public record ClientStats(
           stats.routerFailures(),
           stats.routerAbsent(),
           stats.invalidLevels(),
+          stats.routerUnavailable(),
           stats.userIdReplaced(),
           stats.reports(),
           stats.censored(),
