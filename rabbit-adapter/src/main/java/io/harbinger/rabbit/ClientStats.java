@@ -81,16 +81,19 @@ public record ClientStats(
   /**
    * A {@link ReportPublisher}'s counters.
    *
-   * @param sent reports in batches RabbitMQ confirmed
+   * @param sent reports in batches RabbitMQ confirmed and routed to a queue
+   * @param unroutable reports in batches RabbitMQ confirmed but routed to no queue (nothing bound
+   *     to the reports exchange)
    * @param dropped reports dropped: buffer full, publisher closed, or their batch failed
-   * @param batches batches RabbitMQ confirmed
-   * @param failedBatches batches refused, unconfirmed in time, or lost with their channel
+   * @param batches batches RabbitMQ confirmed and routed to a queue
+   * @param failedBatches batches refused, or lost with their channel before a confirm
    * @param buffered reports waiting in the buffer now
    * @param blocked whether RabbitMQ blocks the report connection now (a resource alarm)
    * @param identityRefused whether RabbitMQ refused the batches' {@code user-id}
    */
   public record Reporting(
       long sent,
+      long unroutable,
       long dropped,
       long batches,
       long failedBatches,
@@ -223,6 +226,7 @@ public record ClientStats(
               : Optional.of(
                   new Reporting(
                       p.sent(),
+                      p.unroutable(),
                       p.dropped(),
                       p.batches(),
                       p.failedBatches(),
