@@ -209,7 +209,7 @@ final class ReportChannel {
   void abandon() {
     Confirms c = confirms;
     if (c != null) {
-      c.loseAll();
+      c.loseAll(true);
     }
   }
 
@@ -235,7 +235,7 @@ final class ReportChannel {
       channel = fresh;
       confirms = c;
       if (previous != null) {
-        previous.loseAll();
+        previous.loseAll(true);
       }
       return fresh;
     } catch (IOException | RuntimeException e) {
@@ -355,7 +355,7 @@ final class ReportChannel {
       return outstanding.size();
     }
 
-    /** Registers a batch about to be published; null when the channel already ended. */
+    /** Registers a batch about to be published; null when the channel was given up. */
     synchronized Entry expect(long seq, Pending batch) {
       if (ended) {
         return null;
@@ -387,10 +387,16 @@ final class ReportChannel {
       return e.result == null ? Settled.PENDING : e.result;
     }
 
-    void loseAll() {
+    /**
+     * Settles every outstanding batch as lost.
+     *
+     * @param forever true when nothing more will be published on this channel (the publisher
+     *     closes, or replaced the channel); false when its connection recovers it
+     */
+    void loseAll(boolean forever) {
       List<Entry> lost;
       synchronized (this) {
-        ended = true;
+        ended |= forever;
         lost = new ArrayList<>(outstanding.values());
         for (Entry e : lost) {
           e.result = Settled.LOST;
@@ -465,7 +471,8 @@ final class ReportChannel {
     @Override
     public void shutdownCompleted(ShutdownSignalException cause) {
       noteChannelClosed(cause);
-      loseAll();
+      // A recovering channel is opened again, with the same listeners: its publishes go on.
+      loseAll(false);
     }
   }
 }
