@@ -14,6 +14,7 @@ import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.PrivateNode;
 import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
+import io.harbinger.testing.Rabbitmq4Root;
 import io.harbinger.testing.TestBroker;
 import java.time.Duration;
 import java.util.List;
@@ -50,7 +51,7 @@ class AlarmFaultsIT {
   @BeforeAll
   static void startNodes() throws Exception {
     node3 = PrivateNode.start();
-    node4 = PrivateNode.builder().runtime(new Rabbit4Root()).start();
+    node4 = PrivateNode.builder().runtime(new Rabbitmq4Root()).start();
   }
 
   @AfterAll

@@ -1,6 +1,5 @@
-package io.harbinger.rabbit;
+package io.harbinger.testing;
 
-import io.harbinger.testing.PrivateNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,18 +7,28 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Private RabbitMQ 4.0 nodes, run with chroot in the Debian 13 root that {@code
+ * Runs {@link PrivateNode}s of RabbitMQ 4.0, with chroot in the Debian 13 root that {@code
  * scripts/rabbitmq4.sh start} builds and mounts ({@code RABBITMQ4_ROOT}, by default {@code
  * /var/lib/harbinger/rabbitmq-4.0-root}); each node's directory lives under the root's {@code
- * /tmp}.
+ * /tmp}. Needs root, as the script does. Where the root is missing or not mounted, {@link
+ * PrivateNode.Builder#start()} skips the calling test, or fails it under {@code CI=true}.
+ *
+ * <pre>{@code
+ * PrivateNode node4 = PrivateNode.builder().runtime(new Rabbitmq4Root()).start();
+ * }</pre>
  */
-final class Rabbit4Root implements PrivateNode.Runtime {
+public final class Rabbitmq4Root implements PrivateNode.Runtime {
 
   private static final String BIN = "/usr/lib/rabbitmq/bin";
 
   private final Path root =
       Path.of(
-          System.getenv().getOrDefault("RABBITMQ4_ROOT", "/var/lib/harbinger/rabbitmq-4.0-root"));
+          Environment.current()
+              .get("RABBITMQ4_ROOT")
+              .orElse("/var/lib/harbinger/rabbitmq-4.0-root"));
+
+  /** Creates the runtime of the root {@code RABBITMQ4_ROOT} names, or the script's default. */
+  public Rabbitmq4Root() {}
 
   @Override
   public List<String> prefix() {
