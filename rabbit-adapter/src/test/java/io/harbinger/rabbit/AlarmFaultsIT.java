@@ -241,6 +241,43 @@ class AlarmFaultsIT {
     }
   }
 
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("nodes")
+  void reportBufferOverflowingAndCloseDuringAnAlarm_areBounded_andEveryReportIsCountedOnce(
+      int major) throws Exception {
+    PrivateNode node = node(major);
+    ReportPublisher reports =
+        ReportPublisher.builder(node.factory())
+            .exchange(TestBroker.unique("reports"))
+            .capacity(100)
+            .flushInterval(Duration.ofMillis(20))
+            .closeTimeout(Duration.ofSeconds(1))
+            .start();
+    node.memoryAlarm(true);
+    for (int i = 0; i < 10; i++) {
+      reports.accept(report());
+    }
+    ProgressWait.on("blocked", () -> reports.blocked() ? 1 : 0).untilAtLeast(1);
+    long start = System.nanoTime();
+    for (int i = 0; i < 1_000; i++) {
+      reports.accept(report());
+    }
+    Duration accepting = Duration.ofNanos(System.nanoTime() - start);
+    long droppedBeforeClose = reports.dropped();
+
+    start = System.nanoTime();
+    reports.close();
+    Duration closing = Duration.ofNanos(System.nanoTime() - start);
+
+    System.out.printf(
+        "%s, alarm: 1,000 reports accepted in %d us into a full buffer; close() took %d ms;"
+            + " sent %d, dropped %d%n",
+        node, accepting.toNanos() / 1_000, closing.toMillis(), reports.sent(), reports.dropped());
+    assertThat(droppedBeforeClose).isGreaterThanOrEqualTo(1_010 - 100 - 10);
+    assertThat(closing).isLessThan(Duration.ofSeconds(3));
+    assertThat(reports.sent() + reports.dropped()).isEqualTo(1_010);
+  }
+
   @ParameterizedTest(name = "{0}, lanes {1}")
   @MethodSource("nodesAndFetches")
   void quorumLanesConsumerConnectionClosedByTheBroker_recovers_everyJobRunsAndReportsCountOnce(
