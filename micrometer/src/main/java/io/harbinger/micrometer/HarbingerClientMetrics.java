@@ -53,6 +53,7 @@ public final class HarbingerClientMetrics implements MeterBinder {
     fallback(registry, "router_failure", ClientStats::routerFailures);
     fallback(registry, "no_router", ClientStats::routerAbsent);
     fallback(registry, "invalid_level", ClientStats::invalidLevels);
+    fallback(registry, "router_unavailable", ClientStats::routerUnavailable);
     counter(
         registry,
         "harbinger.client.user.id.replaced",
@@ -124,7 +125,16 @@ public final class HarbingerClientMetrics implements MeterBinder {
   }
 
   private void bindReporting(MeterRegistry registry) {
-    reporting(registry, "harbinger.client.reports.sent", "Reports confirmed", r -> r.sent());
+    reporting(
+        registry,
+        "harbinger.client.reports.sent",
+        "Reports confirmed and routed to a queue",
+        r -> r.sent());
+    reporting(
+        registry,
+        "harbinger.client.reports.unroutable",
+        "Reports confirmed but routed to no queue: nothing bound to the reports exchange",
+        r -> r.unroutable());
     reporting(
         registry,
         "harbinger.client.reports.dropped",

@@ -84,10 +84,25 @@ class HarbingerClientMetricsIT {
             .flushInterval(Duration.ofMillis(20))
             .start()) {
       current.set(publisher);
+      // Nothing is bound to the exchange yet: RabbitMQ confirms the batch but routes it nowhere.
       sendAcks(publisher, broker, "late", 3);
-      ProgressWait.on("reports sent", () -> count(registry, "harbinger.client.reports.sent"))
+      ProgressWait.on(
+              "reports unroutable", () -> count(registry, "harbinger.client.reports.unroutable"))
           .untilAtLeast(3);
+      assertThat(registry.get("harbinger.client.reports.sent").functionCounter().count()).isZero();
+
+      try (var c = broker.factory().newConnection("metrics-it-queue");
+          var ch = c.createChannel()) {
+        String q = ch.queueDeclare("", false, true, true, null).getQueue();
+        ch.queueBind(q, exchange, "");
+        sendAcks(publisher, broker, "late", 3);
+        ProgressWait.on("reports sent", () -> count(registry, "harbinger.client.reports.sent"))
+            .untilAtLeast(3);
+        ch.queueDelete(q);
+      }
       assertThat(registry.get("harbinger.client.reports.sent").functionCounter().count())
+          .isEqualTo(3);
+      assertThat(registry.get("harbinger.client.reports.unroutable").functionCounter().count())
           .isEqualTo(3);
       assertThat(
               registry

@@ -3,6 +3,10 @@ package io.harbinger.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Outcome;
+import io.harbinger.predictor.Prediction;
+import io.harbinger.predictor.Router;
 import io.harbinger.rabbit.AdapterFixtures;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.ChannelOptions;
@@ -47,6 +51,35 @@ class HarbingerClientMetricsTest {
     assertThat(counter("harbinger.client.stamps.unreadable")).isEqualTo(1);
     assertThat(counter("harbinger.client.published"))
         .isEqualTo(ClientStats.source(stats).get().published());
+  }
+
+  @Test
+  void staleRouterFallbacks_areAFallbackReasonOfTheirOwn() {
+    Router stale =
+        new Router() {
+          @Override
+          public Prediction route(String key) {
+            return Prediction.fallback(1, Outcome.UNAVAILABLE, Mode.PREDICTIVE);
+          }
+
+          @Override
+          public int levels() {
+            return 3;
+          }
+        };
+    MessageStamper staleStamper =
+        MessageStamper.create(
+            ChannelOptions.builder("shop").stats(stats).router(stale).build(), null);
+    PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new HarbingerClientMetrics(ClientStats.source(stats)).bindTo(prometheus);
+
+    for (int i = 0; i < 3; i++) {
+      staleStamper.stamp("", "jobs", "a", 1, null, null);
+    }
+
+    assertThat(prometheus.scrape())
+        .contains("harbinger_client_fallbacks_total{reason=\"router_unavailable\"} 3.0")
+        .contains("harbinger_client_fallbacks_total{reason=\"router_failure\"} 0.0");
   }
 
   @Test

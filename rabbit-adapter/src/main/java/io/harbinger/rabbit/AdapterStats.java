@@ -15,6 +15,7 @@ public final class AdapterStats {
   private final LongAdder routerFailures = new LongAdder();
   private final LongAdder routerAbsent = new LongAdder();
   private final LongAdder invalidLevels = new LongAdder();
+  private final LongAdder routerUnavailable = new LongAdder();
   private final LongAdder userIdReplaced = new LongAdder();
   private final LongAdder reports = new LongAdder();
   private final LongAdder censored = new LongAdder();
@@ -69,6 +70,18 @@ public final class AdapterStats {
    */
   public long invalidLevels() {
     return invalidLevels.sum();
+  }
+
+  /**
+   * Returns the publishes whose router had no current answer ({@link
+   * io.harbinger.predictor.Outcome#UNAVAILABLE}): a sidecar router before its first route table or
+   * once its table is older than the staleness limit (a stopped, hung or unreachable sidecar); each
+   * went out at the router's default level.
+   *
+   * @return the count
+   */
+  public long routerUnavailable() {
+    return routerUnavailable.sum();
   }
 
   /**
@@ -252,6 +265,7 @@ public final class AdapterStats {
       case ROUTER_FAILURE -> routerFailures;
       case ROUTER_ABSENT -> routerAbsent;
       case INVALID_LEVEL -> invalidLevels;
+      case ROUTER_UNAVAILABLE -> routerUnavailable;
       case USER_ID_REPLACED -> userIdReplaced;
       case REPORT -> reports;
       case CENSORED -> censored;

@@ -17,20 +17,22 @@ import java.util.Objects;
  *
  * <p>Identity. With {@link ProducerProperty#USER_ID} (the default) the user is stamped as every
  * message's {@code user-id}, which RabbitMQ checks: a wrong user would have RabbitMQ close the
- * channel with 406 at the first publish, losing that message. So {@link PredictiveChannels#wrap}
- * checks the user once, with a probe on a channel of its own, and refuses a wrong one with an error
- * that names it; where the probe cannot decide (no permission on the default exchange, connection
- * down) or {@code verifyUserId} is off, the first 406 is recognised and every later call on the
- * channel fails with that error. With {@link ProducerProperty#APP_ID} nothing is validated: see
- * there what that trusts.
+ * channel with 406 at the first publish, losing that message. So {@link
+ * PredictiveChannels#wrap(com.rabbitmq.client.Channel, ChannelOptions,
+ * com.rabbitmq.client.ConnectionFactory)} checks the user once, on a short-lived connection of its
+ * own from the application's factory (never publishing on the application's connection), and
+ * refuses a wrong one with an error that names it; where no factory is given, the check cannot
+ * decide (no permission on the default exchange, a resource alarm) or {@code verifyUserId} is off,
+ * the first 406 is recognised and every later call on the channel fails with that error. With
+ * {@link ProducerProperty#APP_ID} nothing is validated: see there what that trusts.
  *
  * @param user the producer identity: with {@code USER_ID} the user the channel's connection
  *     authenticated as, stamped as every message's {@code user-id}; with {@code APP_ID} the name
  *     stamped as {@code app-id}; the producer part of every key; must be a usable key producer
  *     (non-empty, no control characters)
  * @param producerProperty where the producer identity travels, published and consumed
- * @param verifyUserId whether wrapping checks with RabbitMQ that {@code user} is the connection's
- *     user (with {@code USER_ID} only)
+ * @param verifyUserId whether wrapping with a connection factory checks with RabbitMQ that {@code
+ *     user} is the factory's user (with {@code USER_ID} only)
  * @param router where publish levels come from, or null for none: every publish then goes out at
  *     the default level and is counted in {@link AdapterStats#routerAbsent()}
  * @param levels the number of levels when there is no router, in [2, 10]; with a router, its own
@@ -146,9 +148,9 @@ public record ChannelOptions(
     }
 
     /**
-     * Sets whether wrapping checks the user with RabbitMQ; on by default.
+     * Sets whether wrapping with a connection factory checks the user with RabbitMQ; on by default.
      *
-     * @param value false to skip the probe (the first 406 is still recognised)
+     * @param value false to skip the check (the first 406 is still recognised)
      * @return this builder
      */
     public Builder verifyUserId(boolean value) {

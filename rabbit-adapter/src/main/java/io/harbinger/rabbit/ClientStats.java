@@ -15,7 +15,8 @@ import java.util.function.Supplier;
  * ClientStats.Source source =
  *     ClientStats.source(options.stats()).reports(publisher).router(router);
  * ClientStats now = source.get();
- * long atDefault = now.routerFailures() + now.routerAbsent() + now.invalidLevels();
+ * long atDefault =
+ *     now.routerFailures() + now.routerAbsent() + now.invalidLevels() + now.routerUnavailable();
  * long lost = now.reporting().map(ClientStats.Reporting::dropped).orElse(0L);
  * }</pre>
  *
@@ -28,6 +29,8 @@ import java.util.function.Supplier;
  * @param routerAbsent publishes at the default level because no router was configured
  * @param invalidLevels publishes at the default level because the router answered a level out of
  *     range
+ * @param routerUnavailable publishes at the default level because the router had no current answer
+ *     (a sidecar router without a table, or with one older than its staleness limit)
  * @param userIdReplaced caller {@code user-id} values replaced by the connection's user
  * @param reports duration reports handed to the report sink, censored ones included
  * @param censored censored reports: redeliveries whose earlier attempt never settled
@@ -51,6 +54,7 @@ public record ClientStats(
     long routerFailures,
     long routerAbsent,
     long invalidLevels,
+    long routerUnavailable,
     long userIdReplaced,
     long reports,
     long censored,
@@ -77,16 +81,19 @@ public record ClientStats(
   /**
    * A {@link ReportPublisher}'s counters.
    *
-   * @param sent reports in batches RabbitMQ confirmed
+   * @param sent reports in batches RabbitMQ confirmed and routed to a queue
+   * @param unroutable reports in batches RabbitMQ confirmed but routed to no queue (nothing bound
+   *     to the reports exchange)
    * @param dropped reports dropped: buffer full, publisher closed, or their batch failed
-   * @param batches batches RabbitMQ confirmed
-   * @param failedBatches batches refused, unconfirmed in time, or lost with their channel
+   * @param batches batches RabbitMQ confirmed and routed to a queue
+   * @param failedBatches batches refused, or lost with their channel before a confirm
    * @param buffered reports waiting in the buffer now
    * @param blocked whether RabbitMQ blocks the report connection now (a resource alarm)
    * @param identityRefused whether RabbitMQ refused the batches' {@code user-id}
    */
   public record Reporting(
       long sent,
+      long unroutable,
       long dropped,
       long batches,
       long failedBatches,
@@ -219,6 +226,7 @@ public record ClientStats(
               : Optional.of(
                   new Reporting(
                       p.sent(),
+                      p.unroutable(),
                       p.dropped(),
                       p.batches(),
                       p.failedBatches(),
@@ -235,6 +243,7 @@ public record ClientStats(
           stats.routerFailures(),
           stats.routerAbsent(),
           stats.invalidLevels(),
+          stats.routerUnavailable(),
           stats.userIdReplaced(),
           stats.reports(),
           stats.censored(),

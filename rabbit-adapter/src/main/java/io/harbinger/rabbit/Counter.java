@@ -10,6 +10,8 @@ enum Counter {
   ROUTER_ABSENT,
   /** See {@link AdapterStats#invalidLevels()}. */
   INVALID_LEVEL,
+  /** See {@link AdapterStats#routerUnavailable()}. */
+  ROUTER_UNAVAILABLE,
   /** See {@link AdapterStats#userIdReplaced()}. */
   USER_ID_REPLACED,
   /** See {@link AdapterStats#reports()}. */

@@ -2,6 +2,7 @@ package io.harbinger.rabbit;
 
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Router;
 import java.time.Clock;
@@ -18,12 +19,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>The key is the options' user, 0x1F and the job type ({@code Keys.of}); a message without a job
  * type gets the producer-only key. The level comes from the router, or is the default level {@code
  * L / 2} when there is none, it fails, answers null or a level out of range (each counted in {@link
- * AdapterStats}). The priority is that level's on the addressed queue's type and the broker's
- * version ({@link PriorityScheme}); in shadow mode, and on a queue without priorities, it is the
- * caller's. The producer identity is the options' user, in {@code user-id}: a caller's other value
- * is replaced and counted, because RabbitMQ would close the channel for it; with {@link
- * ProducerProperty#APP_ID} it goes in {@code app-id} instead and the caller's {@code user-id} is
- * kept.
+ * AdapterStats}); a router without a current answer ({@code Outcome.UNAVAILABLE}, such as a sidecar
+ * router whose table went stale) gives its own default level, counted too. The priority is that
+ * level's on the addressed queue's type and the broker's version ({@link PriorityScheme}); in
+ * shadow mode, and on a queue without priorities, it is the caller's. The producer identity is the
+ * options' user, in {@code user-id}: a caller's other value is replaced and counted, because
+ * RabbitMQ would close the channel for it; with {@link ProducerProperty#APP_ID} it goes in {@code
+ * app-id} instead and the caller's {@code user-id} is kept.
  *
  * <p>Example:
  *
@@ -301,6 +303,8 @@ public final class MessageStamper {
       Prediction p = sizeHints ? router.route(key, sizeHint) : router.route(key);
       if (p == null) {
         stats.increment(Counter.ROUTER_FAILURE);
+      } else if (p.outcome() == Outcome.UNAVAILABLE) {
+        stats.increment(Counter.ROUTER_UNAVAILABLE);
       }
       return p;
     } catch (RuntimeException | LinkageError e) {

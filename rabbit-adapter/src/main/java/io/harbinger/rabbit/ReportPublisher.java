@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -45,7 +46,19 @@ import org.slf4j.LoggerFactory;
  * reports only from the reporters they trust). The user is {@code factory.getUsername()} unless
  * {@link Builder#userId} names another (under x509/EXTERNAL or OAuth 2 the authenticated identity
  * is not the factory's user name). {@link Builder#start()} publishes one empty batch with publisher
- * confirms and fails at once, naming the problem, when RabbitMQ refuses the identity.
+ * confirms and fails at once, naming the problem, when RabbitMQ refuses the identity. It never
+ * waits on a blocked connection: when a resource alarm blocks the report connection, {@code start}
+ * returns as soon as RabbitMQ says so (within the confirm timeout at most), logs one line saying
+ * that reports wait in the buffer and flow when the connection unblocks, and RabbitMQ checks the
+ * identity when it reads the batch then (a refusal is logged at ERROR).
+ *
+ * <p>Counting: every report accepted ends in exactly one count. {@link #sent()} once RabbitMQ
+ * confirms its batch and routed it to a queue; {@link #unroutable()} when RabbitMQ confirms a batch
+ * that reached no queue (batches are published {@code mandatory}, so RabbitMQ returns them); {@link
+ * #dropped()} when the buffer is full, the publisher closed, or its batch was refused or lost with
+ * its channel before a confirm. A batch whose confirm is late (a connection blocked just after the
+ * batch was written holds it in RabbitMQ until the alarm clears) is not counted until the confirm
+ * comes; the sender moves on meanwhile, with at most 64 batches awaiting their confirms.
  *
  * <p>Implementation notes. {@link #accept} appends to a bounded deque under a lock held for one
  * append: it never waits for the network, and a full buffer drops the report and counts it in
@@ -54,10 +67,9 @@ import org.slf4j.LoggerFactory;
  * while the connection is blocked by a resource alarm, or closed, reports stay in the buffer (so
  * the sender never sits in a blocked socket write). A blocked connection that closes is no longer
  * blocked: the flag is cleared by the connection's shutdown, since the unblock notification will
- * never come. Batches are published with publisher confirms and count as sent only once RabbitMQ
- * confirms them; a nack, a confirm that does not arrive within the confirm timeout, or a channel
- * error fails the batch, whose reports are counted as dropped; {@link ReportChannel} opens,
- * replaces and checks the channel.
+ * never come. {@link ReportChannel} opens, replaces and checks the channel and tells what became of
+ * each batch, once; a failed batch's reports are added to the next batch's {@code
+ * dropped_since_last}.
  *
  * <p>Thread safety: {@link #accept} may be called from any number of threads; {@link #close} waits
  * at most its close timeout.
@@ -73,7 +85,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   /** Reports the buffer holds before it drops. */
   public static final int DEFAULT_CAPACITY = 8192;
 
-  /** Longest wait for RabbitMQ to confirm a batch before it counts as failed. */
+  /** Longest wait for RabbitMQ to confirm a batch before the sender moves on to the next. */
   public static final Duration DEFAULT_CONFIRM_TIMEOUT = Duration.ofSeconds(5);
 
   /** Longest time {@link #close()} takes, even while RabbitMQ blocks the connection. */
@@ -86,6 +98,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   private final int batchSize;
   private final long flushIntervalNanos;
   private final long closeTimeoutNanos;
+  private final long confirmTimeoutNanos;
   private final String reporterId;
   private final String userId;
   private final ReportChannel reportChannel;
@@ -99,11 +112,14 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   private final LongAdder sent = new LongAdder();
   private final LongAdder batches = new LongAdder();
   private final LongAdder failedBatches = new LongAdder();
+  private final LongAdder unroutable = new LongAdder();
+  private final AtomicBoolean reachingNoQueue = new AtomicBoolean();
   private final BlockedListener blockedListener;
   private final ShutdownListener connectionShutdown;
   private final Thread sender;
   private long droppedSinceLast; // guarded by lock
-  private boolean blocked; // guarded by lock
+  private volatile boolean blocked; // written under lock
+  private volatile String blockedReason = "";
   private volatile boolean running = true;
   private long sequence;
 
@@ -114,16 +130,20 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     batchSize = b.batchSize;
     flushIntervalNanos = b.flushInterval.toNanos();
     closeTimeoutNanos = b.closeTimeout.toNanos();
+    confirmTimeoutNanos = b.confirmTimeout.toNanos();
     reporterId = b.reporterId;
     userId = b.userId;
     clock = b.clock;
     ticker = b.ticker;
     capacity = b.capacity;
     buffer = new ArrayDeque<>(Math.min(capacity, 1 << 16));
-    reportChannel = new ReportChannel(connection, b.exchange, userId, b.confirmTimeout.toNanos());
+    reportChannel =
+        new ReportChannel(
+            connection, b.exchange, userId, b.confirmTimeout.toNanos(), new Accounting());
     blockedListener =
-        connection.addBlockedListener(reason -> setBlocked(true), () -> setBlocked(false));
-    connectionShutdown = cause -> setBlocked(false);
+        connection.addBlockedListener(
+            reason -> setBlocked(true, reason), () -> setBlocked(false, ""));
+    connectionShutdown = cause -> setBlocked(false, "");
     connection.addShutdownListener(connectionShutdown);
     try {
       checkIdentity();
@@ -231,7 +251,20 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   }
 
   /**
-   * Returns the batches RabbitMQ confirmed.
+   * Returns the reports in batches that RabbitMQ confirmed but routed to no queue: nothing was
+   * bound to the reports exchange (no sidecar or embedded router consumed it, or the exchange was
+   * deleted and declared again without its bindings), or it was declared again with a type that
+   * does not route the batches. No learner received them; they are never counted as {@link
+   * #sent()}.
+   *
+   * @return the count
+   */
+  public long unroutable() {
+    return unroutable.sum();
+  }
+
+  /**
+   * Returns the batches RabbitMQ confirmed and routed to at least one queue.
    *
    * @return the count
    */
@@ -240,8 +273,9 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   }
 
   /**
-   * Returns the batches that failed: refused, unconfirmed within the timeout, or lost with their
-   * channel or connection.
+   * Returns the batches that failed: refused (nacked), or lost with their channel or connection
+   * before RabbitMQ confirmed them. A batch whose confirm is late is not failed: it is counted when
+   * the confirm comes.
    *
    * @return the count
    */
@@ -300,10 +334,16 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     return reportChannel.opened();
   }
 
+  /** Returns the batches published and not yet confirmed, refused or lost, for tests. */
+  int unconfirmedBatches() {
+    return reportChannel.unconfirmed();
+  }
+
   /**
    * Sends what is buffered while the connection allows it, stops the sender thread and closes the
    * report channel (and the report connection when the publisher opened it), all within the close
-   * timeout; later reports are dropped and counted.
+   * timeout; later reports are dropped and counted, and so are batches still awaiting their
+   * confirm.
    */
   @Override
   public void close() {
@@ -337,6 +377,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
         joinUntil(closer, deadline);
       }
     }
+    reportChannel.abandon();
     lock.lock();
     try {
       int left = buffer.size();
@@ -366,18 +407,22 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     }
   }
 
-  private void setBlocked(boolean value) {
+  private void setBlocked(boolean value, String reason) {
     lock.lock();
     try {
       blocked = value;
+      blockedReason = reason == null ? "" : reason;
       wake.signalAll();
     } finally {
       lock.unlock();
     }
+    reportChannel.wakeWaiters();
   }
 
   private boolean canPublish() {
-    return !blocked && connection.isOpen();
+    return !blocked
+        && connection.isOpen()
+        && reportChannel.unconfirmed() < ReportChannel.MAX_UNCONFIRMED;
   }
 
   private void run() {
@@ -448,45 +493,108 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     ReportBatch message =
         ReportBatch.newBuilder()
             .setReporterId(reporterId)
-            .setSequence(sequence)
+            .setSequence(sequence++)
             .setSentAtMicros(epochMicros())
             .setDroppedSinceLast(dropsInBatch)
             .addAllReports(batch)
             .build();
-    boolean confirmed = false;
     try {
-      confirmed = reportChannel.publish(message);
+      reportChannel.publish(message, batch.size(), dropsInBatch, false, () -> blocked);
     } catch (IOException | RuntimeException e) {
       LOG.debug("publishing a report batch failed; its {} reports are dropped", batch.size(), e);
+      lost(batch.size(), dropsInBatch);
     } catch (InterruptedException e) {
+      // The batch stays outstanding: close() counts it if no confirm comes first.
       Thread.currentThread().interrupt();
-    }
-    if (confirmed) {
-      sequence++;
-      sent.add(batch.size());
-      batches.increment();
-    } else {
-      failedBatches.increment();
-      dropped.add(batch.size());
-      lock.lock();
-      try {
-        droppedSinceLast += dropsInBatch + batch.size();
-      } finally {
-        lock.unlock();
-      }
     }
     batch.clear();
   }
 
+  /** Counts a batch that will never be confirmed; the drops it carried are carried again. */
+  private void lost(int reports, long carriedDrops) {
+    failedBatches.increment();
+    dropped.add(reports);
+    lock.lock();
+    try {
+      droppedSinceLast += carriedDrops + reports;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Publishes one empty batch and waits for its confirm, at most the confirm timeout and never
+   * while RabbitMQ blocks the connection: a blocked connection reads nothing more, so the batch
+   * waits in RabbitMQ until the alarm clears, and RabbitMQ checks its {@code user-id} then.
+   */
   private void checkIdentity() throws IOException {
     ReportBatch empty =
         ReportBatch.newBuilder()
             .setReporterId(reporterId)
-            .setSequence(sequence)
+            .setSequence(sequence++)
             .setSentAtMicros(epochMicros())
             .build();
-    if (reportChannel.checkIdentity(empty)) {
-      sequence++;
+    ReportChannel.Settled settled = reportChannel.checkIdentity(empty, () -> blocked);
+    if (settled != ReportChannel.Settled.PENDING) {
+      return;
+    }
+    if (blocked) {
+      LOG.warn(
+          "RabbitMQ blocks the report connection ({}): reports wait in the buffer (at most {})"
+              + " and flow when it unblocks; RabbitMQ checks the reporter identity '{}' then",
+          blockedReason,
+          capacity,
+          userId);
+    } else {
+      LOG.warn(
+          "RabbitMQ did not confirm the first report batch within {} ms: starting anyway; reports"
+              + " count as sent when confirmed, and a refused reporter identity '{}' is logged",
+          TimeUnit.NANOSECONDS.toMillis(confirmTimeoutNanos),
+          userId);
+    }
+  }
+
+  /** Counts what became of each batch, told once per batch by the report channel. */
+  private final class Accounting implements ReportChannel.Settlements {
+
+    @Override
+    public void sent(ReportChannel.Pending batch) {
+      if (!batch.probe()) {
+        sent.add(batch.reports());
+        batches.increment();
+        if (reachingNoQueue.compareAndSet(true, false)) {
+          LOG.info("report batches reach a queue again");
+        }
+      }
+    }
+
+    @Override
+    public void unroutable(ReportChannel.Pending batch) {
+      if (batch.probe()) {
+        return;
+      }
+      unroutable.add(batch.reports());
+      if (batch.carriedDrops() > 0) {
+        lock.lock();
+        try {
+          droppedSinceLast += batch.carriedDrops();
+        } finally {
+          lock.unlock();
+        }
+      }
+      if (reachingNoQueue.compareAndSet(false, true)) {
+        LOG.warn(
+            "report batches reach no queue: nothing is bound to the reports exchange (no sidecar"
+                + " or embedded router consumes it, or it was deleted and declared again); their"
+                + " reports are counted as unroutable, not sent");
+      }
+    }
+
+    @Override
+    public void lost(ReportChannel.Pending batch) {
+      if (!batch.probe()) {
+        ReportPublisher.this.lost(batch.reports(), batch.carriedDrops());
+      }
     }
   }
 
@@ -558,8 +666,8 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     }
 
     /**
-     * Sets the longest wait for a batch's publisher confirm, after which the batch counts as
-     * failed.
+     * Sets the longest time the sender waits for a batch's publisher confirm before it sends the
+     * next; the batch is counted when its confirm, its refusal or its channel's end comes.
      *
      * @param value positive
      * @return this builder
@@ -645,7 +753,8 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     /**
      * Opens the report connection (unless the builder was given one), the channel, declares the
      * exchange, checks the reporter identity with one empty confirmed batch, and starts the sender
-     * thread.
+     * thread. While a resource alarm blocks the report connection it does not wait for that batch's
+     * confirm: it logs one line and returns (see the class description).
      *
      * @return the running publisher
      * @throws IOException if the connection, the channel or the exchange cannot be opened, or

@@ -2,19 +2,26 @@ package io.harbinger.rabbit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.ArgumentMatchers.isNull;
-import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.doAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.BlockedCallback;
+import com.rabbitmq.client.BlockedListener;
 import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.ConfirmCallback;
 import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.DefaultConsumer;
 import com.rabbitmq.client.Envelope;
@@ -23,10 +30,12 @@ import com.rabbitmq.client.ReturnCallback;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.UnblockedCallback;
 import com.rabbitmq.client.impl.LongStringHelper;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.proto.v1.Outcome;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,55 +76,151 @@ class IdentityAndReturnsTest {
 
   // Identity.
 
-  @Test
-  void wrap_userRefusedByTheProbe_failsNamingTheUserAndTheFix_andPublishesNothing()
-      throws Exception {
-    Connection connection = mock(Connection.class);
-    Channel probe = mock(Channel.class);
-    when(delegate.getConnection()).thenReturn(connection);
-    when(connection.createChannel()).thenReturn(probe);
-    doThrow(new IOException(channelClosed(406, refusalText("bob"), probe))).when(probe).basicQos(0);
+  /** How the scripted broker answers the identity check's publish. */
+  private enum CheckAnswer {
+    CONFIRM,
+    REFUSE,
+    BLOCK
+  }
 
-    assertThatThrownBy(() -> PredictiveChannels.wrap(delegate, "bob", null))
+  /**
+   * A factory whose copies open a scripted connection for the identity check; the application's own
+   * connection is {@code delegate}'s and must never be touched.
+   */
+  private ConnectionFactory checkingFactory(CheckAnswer answer, List<Channel> probes)
+      throws Exception {
+    ConnectionFactory factory = mock(ConnectionFactory.class);
+    ConnectionFactory copy = mock(ConnectionFactory.class);
+    Connection own = mock(Connection.class);
+    when(factory.clone()).thenReturn(copy);
+    when(copy.newConnection("harbinger-identity-check")).thenReturn(own);
+    AtomicReference<BlockedCallback> blocked = new AtomicReference<>();
+    when(own.addBlockedListener(any(BlockedCallback.class), any(UnblockedCallback.class)))
+        .thenAnswer(
+            inv -> {
+              blocked.set(inv.getArgument(0));
+              return mock(BlockedListener.class);
+            });
+    when(own.createChannel())
+        .thenAnswer(
+            inv -> {
+              Channel probe = mock(Channel.class);
+              probes.add(probe);
+              AtomicReference<ShutdownListener> closed = new AtomicReference<>();
+              AtomicReference<ConfirmCallback> acked = new AtomicReference<>();
+              doAnswer(
+                      i -> {
+                        closed.set(i.getArgument(0));
+                        return null;
+                      })
+                  .when(probe)
+                  .addShutdownListener(any(ShutdownListener.class));
+              when(probe.addConfirmListener(any(ConfirmCallback.class), any(ConfirmCallback.class)))
+                  .thenAnswer(
+                      i -> {
+                        acked.set(i.getArgument(0));
+                        return null;
+                      });
+              doAnswer(
+                      i -> {
+                        switch (answer) {
+                          case CONFIRM -> acked.get().handle(1, false);
+                          case REFUSE ->
+                              closed
+                                  .get()
+                                  .shutdownCompleted(channelClosed(406, refusalText("bob"), probe));
+                          case BLOCK -> blocked.get().handle("low on memory");
+                        }
+                        return null;
+                      })
+                  .when(probe)
+                  .basicPublish(
+                      eq(""),
+                      eq("harbinger.identity-probe"),
+                      any(AMQP.BasicProperties.class),
+                      any(byte[].class));
+              return probe;
+            });
+    return factory;
+  }
+
+  @Test
+  void
+      wrap_userRefusedByTheCheck_failsNamingTheUserAndTheFix_andTouchesNotTheApplicationsConnection()
+          throws Exception {
+    Connection application = mock(Connection.class);
+    when(delegate.getConnection()).thenReturn(application);
+    List<Channel> probes = new CopyOnWriteArrayList<>();
+    ConnectionFactory factory = checkingFactory(CheckAnswer.REFUSE, probes);
+
+    assertThatThrownBy(
+            () -> PredictiveChannels.wrap(delegate, ChannelOptions.builder("bob").build(), factory))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("user 'bob' is not the user this connection authenticated as")
         .hasMessageContaining("authenticated user was 'alice'")
         .hasMessageContaining("ProducerProperty.APP_ID");
     verify(delegate, never())
         .basicPublish(anyString(), anyString(), any(AMQP.BasicProperties.class), any());
-    verify(probe).abort();
+    verifyNoInteractions(application);
+    verify(factory.clone().newConnection("harbinger-identity-check")).abort(anyInt());
   }
 
   @Test
-  void wrap_userAcceptedByTheProbe_wrapsAndProbesOncePerConnectionAndUser() throws Exception {
-    Connection connection = mock(Connection.class);
-    Channel probe = mock(Channel.class);
-    when(delegate.getConnection()).thenReturn(connection);
-    when(connection.createChannel()).thenReturn(probe);
+  void wrap_userAcceptedByTheCheck_wrapsAndChecksOncePerFactoryAndUser() throws Exception {
+    List<Channel> probes = new CopyOnWriteArrayList<>();
+    ConnectionFactory factory = checkingFactory(CheckAnswer.CONFIRM, probes);
     String user = "alice-" + UUID.randomUUID();
 
-    PredictiveChannels.wrap(delegate, user, null);
-    PredictiveChannels.wrap(delegate, user, null);
+    PredictiveChannels.wrap(delegate, ChannelOptions.builder(user).build(), factory);
+    PredictiveChannels.wrap(delegate, ChannelOptions.builder(user).build(), factory);
 
+    assertThat(probes).hasSize(1);
     ArgumentCaptor<AMQP.BasicProperties> sent = ArgumentCaptor.forClass(AMQP.BasicProperties.class);
-    verify(probe).basicPublish(eq(""), eq("harbinger.identity-probe"), sent.capture(), any());
+    verify(probes.get(0))
+        .basicPublish(eq(""), eq("harbinger.identity-probe"), sent.capture(), any(byte[].class));
     assertThat(sent.getValue().getUserId()).isEqualTo(user);
-    verify(connection).createChannel();
+    verify(probes.get(0)).confirmSelect();
   }
 
   @Test
-  void wrap_probeCannotDecide_wrapsAnyway() throws Exception {
-    Connection connection = mock(Connection.class);
-    Channel probe = mock(Channel.class);
-    when(delegate.getConnection()).thenReturn(connection);
-    when(connection.createChannel()).thenReturn(probe);
-    doThrow(
-            new IOException(
-                channelClosed(403, "ACCESS_REFUSED - access to exchange 'amq.default'", probe)))
-        .when(probe)
-        .basicQos(0);
+  void wrap_checkBlockedByAResourceAlarm_givesUpAtOnce_andWraps() throws Exception {
+    List<Channel> probes = new CopyOnWriteArrayList<>();
+    ConnectionFactory factory = checkingFactory(CheckAnswer.BLOCK, probes);
 
-    assertThat(PredictiveChannels.wrap(delegate, "carol", null)).isNotNull();
+    Channel wrapped =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(2),
+            () ->
+                PredictiveChannels.wrap(
+                    delegate, ChannelOptions.builder("carol").build(), factory));
+
+    assertThat(wrapped).isNotNull();
+    assertThat(probes).hasSize(1);
+  }
+
+  @Test
+  void wrap_factoryCannotConnect_wrapsAnyway() throws Exception {
+    ConnectionFactory factory = mock(ConnectionFactory.class);
+    ConnectionFactory copy = mock(ConnectionFactory.class);
+    when(factory.clone()).thenReturn(copy);
+    when(copy.newConnection("harbinger-identity-check"))
+        .thenThrow(new IOException("Connection refused"));
+
+    assertThat(PredictiveChannels.wrap(delegate, ChannelOptions.builder("carol").build(), factory))
+        .isNotNull();
+  }
+
+  @Test
+  void wrap_withoutAFactory_publishesNothingAndOpensNothing() throws Exception {
+    Connection application = mock(Connection.class);
+    when(delegate.getConnection()).thenReturn(application);
+
+    PredictiveChannels.wrap(delegate, "bob", null);
+    PredictiveChannels.wrap(delegate, ChannelOptions.builder("bob").build());
+
+    verify(application, never()).createChannel();
+    verify(delegate, never())
+        .basicPublish(anyString(), anyString(), any(AMQP.BasicProperties.class), any());
   }
 
   @Test

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The producer identity on the real brokers, as a user other than guest: a wrong user fails when
- * wrapping (nothing lost), or at the first 406 with an error that names it; identity off uses
- * {@code app-id}.
+ * wrapping with the application's factory (checked on a connection of Harbinger's own, nothing
+ * lost), or at the first 406 with an error that names it; identity off uses {@code app-id}.
  */
 class IdentityIT {
 
@@ -49,13 +49,18 @@ class IdentityIT {
       }
       Channel raw = c.createChannel();
 
-      assertThatThrownBy(() -> PredictiveChannels.wrap(raw, "bob", null))
+      assertThatThrownBy(
+              () ->
+                  PredictiveChannels.wrap(
+                      raw, ChannelOptions.builder("bob").build(), alice.factory()))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("user 'bob' is not the user this connection authenticated as")
           .hasMessageContaining(alice.name());
 
       // The application's channel is untouched, and the right user works.
-      Channel producer = PredictiveChannels.wrap(raw, alice.name(), null);
+      Channel producer =
+          PredictiveChannels.wrap(
+              raw, ChannelOptions.builder(alice.name()).build(), alice.factory());
       for (int i = 0; i < 100; i++) {
         producer.basicPublish("", queue, job("send_email"), new byte[0]);
       }

@@ -119,6 +119,35 @@ class MessageStamperTest {
     assertThat(o.stats().published()).isEqualTo(1);
   }
 
+  @Test
+  void stamp_routerWithoutACurrentAnswer_goesAtItsDefaultLevelAndIsCountedAsUnavailable() {
+    // What a sidecar router answers while its table is missing or stale.
+    Router stale =
+        new Router() {
+          @Override
+          public Prediction route(String key) {
+            return Prediction.fallback(1, Outcome.UNAVAILABLE, Mode.PREDICTIVE);
+          }
+
+          @Override
+          public int levels() {
+            return 3;
+          }
+        };
+    ChannelOptions o = options().router(stale).build();
+    MessageStamper stamper = MessageStamper.create(o, null);
+
+    for (int i = 0; i < 5; i++) {
+      assertThat(stamper.stamp("", "jobs", "fast", 0, null, null).level()).isEqualTo(1);
+    }
+    stamper = MessageStamper.create(options().router(router(Mode.PREDICTIVE)).build(), null);
+    stamper.stamp("", "jobs", "fast", 0, null, null);
+
+    assertThat(o.stats().routerUnavailable()).isEqualTo(5);
+    assertThat(o.stats().routerFailures()).isZero();
+    assertThat(ClientStats.source(o.stats()).get().routerUnavailable()).isEqualTo(5);
+  }
+
   /** The wrapped channel and the stamper are one definition: the same inputs, the same wire. */
   @Test
   void stamp_sameInputs_isWhatTheWrappedChannelSends() throws Exception {

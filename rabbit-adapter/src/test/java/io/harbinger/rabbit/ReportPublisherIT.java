@@ -92,6 +92,99 @@ class ReportPublisherIT {
   }
 
   @EachBroker
+  void exchangeDeletedAndDeclaredAgainWithNoQueueBound_reportsCountAsUnroutable_neverAsSent(
+      TestBroker broker) throws Exception {
+    String exchange = TestBroker.unique("reports");
+    Connection listener = broker.newConnection("harbinger-it-listener");
+    AtomicLong received = new AtomicLong();
+    Channel listen = listener.createChannel();
+    listen.exchangeDeclare(exchange, "fanout", true);
+    String q = listen.queueDeclare("", false, true, true, null).getQueue();
+    listen.queueBind(q, exchange, "");
+    listen.basicConsume(
+        q,
+        true,
+        (tag, d) -> received.addAndGet(ReportBatch.parseFrom(d.getBody()).getReportsCount()),
+        tag -> {});
+    ReportPublisher publisher =
+        ReportPublisher.builder(broker.factory())
+            .exchange(exchange)
+            .batchSize(10)
+            .flushInterval(Duration.ofMillis(20))
+            .start();
+    try {
+      for (int i = 0; i < 10; i++) {
+        publisher.accept(report(i));
+      }
+      ProgressWait.on("reports received", received::get).untilAtLeast(10);
+
+      // The exchange goes, and comes back (the publisher declares it again) with nothing bound.
+      try (Channel ch = listener.createChannel()) {
+        ch.exchangeDelete(exchange);
+      }
+      for (int round = 0; round < 5; round++) {
+        for (int i = 0; i < 10; i++) {
+          publisher.accept(report(i));
+        }
+        long before = publisher.unroutable() + publisher.dropped();
+        ProgressWait.on("reports counted", () -> publisher.unroutable() + publisher.dropped())
+            .untilAtLeast(before + 10);
+      }
+
+      assertThat(publisher.sent()).isEqualTo(10);
+      assertThat(publisher.dropped()).isEqualTo(10); // the batch the deleted exchange refused
+      assertThat(publisher.unroutable()).isEqualTo(40);
+      assertThat(received.get()).isEqualTo(10);
+      assertThat(ClientStats.source(new AdapterStats()).reports(publisher).get().reporting())
+          .hasValueSatisfying(r -> assertThat(r.unroutable()).isEqualTo(40));
+
+      // A queue bound again: reports are sent and received again.
+      listen.queueBind(q, exchange, "");
+      for (int i = 0; i < 10; i++) {
+        publisher.accept(report(i));
+      }
+      ProgressWait.on("reports received", received::get).untilAtLeast(20);
+      assertThat(publisher.sent()).isEqualTo(20);
+      assertThat(publisher.unroutable()).isEqualTo(40);
+    } finally {
+      Quietly.close(publisher);
+      Quietly.deleteExchange(listener, exchange);
+      Quietly.close(listener);
+    }
+  }
+
+  @EachBroker
+  void exchangeDeclaredAgainAsDirect_reportsItDoesNotRoute_countAsUnroutable(TestBroker broker)
+      throws Exception {
+    String exchange = TestBroker.unique("reports");
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    Channel ch = admin.createChannel();
+    ch.exchangeDeclare(exchange, "direct", true);
+    String q = ch.queueDeclare("", false, true, true, null).getQueue();
+    ch.queueBind(q, exchange, "some-key"); // report batches are published with routing key ""
+    ReportPublisher publisher =
+        ReportPublisher.builder(broker.factory())
+            .exchange(exchange)
+            .batchSize(5)
+            .flushInterval(Duration.ofMillis(20))
+            .start();
+    try {
+      for (int i = 0; i < 5; i++) {
+        publisher.accept(report(i));
+      }
+      ProgressWait.on("reports unroutable", publisher::unroutable).untilAtLeast(5);
+
+      assertThat(publisher.unroutable()).isEqualTo(5);
+      assertThat(publisher.sent()).isZero();
+      assertThat(ch.queueDeclarePassive(q).getMessageCount()).isZero();
+    } finally {
+      Quietly.close(publisher);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+    }
+  }
+
+  @EachBroker
   void start_userIdOfAnotherUser_failsAtOnceNamingTheProblem(TestBroker broker) {
     String exchange = TestBroker.unique("reports");
     try {

@@ -22,6 +22,7 @@ import com.rabbitmq.client.ConfirmListener;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Recoverable;
+import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.UnblockedCallback;
@@ -49,6 +50,8 @@ class ReportPublisherTest {
   enum Answer {
     ACK,
     NACK,
+    /** Returned as unroutable (no queue bound), then acked: what RabbitMQ does. */
+    RETURN,
     SILENT
   }
 
@@ -62,6 +65,9 @@ class ReportPublisherTest {
   private final AtomicReference<Answer> answer = new AtomicReference<>(Answer.ACK);
   private final AtomicBoolean connectionOpen = new AtomicBoolean(true);
   private volatile CountDownLatch publishGate;
+  private final List<ConfirmListener> confirmListeners = new CopyOnWriteArrayList<>();
+  private final List<Long> silentTags = new CopyOnWriteArrayList<>();
+  private volatile Runnable onPublish = () -> {};
   private ReportPublisher publisher;
 
   @BeforeEach
@@ -96,13 +102,22 @@ class ReportPublisherTest {
     java.util.concurrent.atomic.AtomicLong seq = new java.util.concurrent.atomic.AtomicLong(1);
     when(ch.isOpen()).thenAnswer(inv -> open.get());
     when(ch.getNextPublishSeqNo()).thenAnswer(inv -> seq.get());
+    AtomicReference<ReturnListener> returns = new AtomicReference<>();
     doAnswer(
             inv -> {
               confirms.set(inv.getArgument(0));
+              confirmListeners.add(inv.getArgument(0));
               return null;
             })
         .when(ch)
         .addConfirmListener(any(ConfirmListener.class));
+    doAnswer(
+            inv -> {
+              returns.set(inv.getArgument(0));
+              return null;
+            })
+        .when(ch)
+        .addReturnListener(any(ReturnListener.class));
     doAnswer(
             inv -> {
               shutdown.set(inv.getArgument(0));
@@ -127,20 +142,30 @@ class ReportPublisherTest {
                 throw new com.rabbitmq.client.AlreadyClosedException(
                     new ShutdownSignalException(false, false, null, ch));
               }
-              ReportBatch batch = ReportBatch.parseFrom((byte[]) inv.getArgument(3));
+              assertThat((boolean) inv.getArgument(2)).as("mandatory").isTrue();
+              byte[] body = inv.getArgument(4);
+              ReportBatch batch = ReportBatch.parseFrom(body);
               long tag = seq.getAndIncrement();
+              onPublish.run();
               switch (answer.get()) {
                 case ACK -> {
                   sent.add(batch);
                   confirms.get().handleAck(tag, false);
                 }
                 case NACK -> confirms.get().handleNack(tag, false);
-                case SILENT -> {}
+                case RETURN -> {
+                  returns
+                      .get()
+                      .handleReturn(312, "NO_ROUTE", "reports", "", inv.getArgument(3), body);
+                  confirms.get().handleAck(tag, false);
+                }
+                case SILENT -> silentTags.add(tag);
               }
               return null;
             })
         .when(ch)
-        .basicPublish(eq("reports"), eq(""), any(AMQP.BasicProperties.class), any(byte[].class));
+        .basicPublish(
+            eq("reports"), eq(""), eq(true), any(AMQP.BasicProperties.class), any(byte[].class));
     // A channel error closes this channel: it reports the shutdown, as the client does.
     when(ch.toString())
         .thenAnswer(inv -> "channel " + channels.indexOf(ch) + (open.get() ? "" : " (closed)"));
@@ -249,12 +274,13 @@ class ReportPublisherTest {
     publisher = builder().userId("svc-billing").flushInterval(Duration.ofMillis(10)).start();
     doAnswer(
             inv -> {
-              props.set(inv.getArgument(2));
-              sent.add(ReportBatch.parseFrom((byte[]) inv.getArgument(3)));
+              props.set(inv.getArgument(3));
+              sent.add(ReportBatch.parseFrom((byte[]) inv.getArgument(4)));
               return null;
             })
         .when(channels.get(0))
-        .basicPublish(eq("reports"), eq(""), any(AMQP.BasicProperties.class), any(byte[].class));
+        .basicPublish(
+            eq("reports"), eq(""), eq(true), any(AMQP.BasicProperties.class), any(byte[].class));
     publisher.accept(report(1));
     await().atMost(Duration.ofSeconds(5)).until(() -> props.get() != null);
     assertThat(props.get().getUserId()).isEqualTo("svc-billing");
@@ -362,20 +388,159 @@ class ReportPublisherTest {
   }
 
   @Test
-  void unconfirmedBatch_failsAfterTheConfirmTimeout() throws Exception {
+  void lateConfirm_ofABatchPastTheConfirmTimeout_countsItAsSentOnce_neverAsDropped()
+      throws Exception {
+    // A connection blocked right after a batch was written: RabbitMQ reads the rest of the batch
+    // and confirms it only when the alarm clears, long after the confirm timeout.
     publisher =
         builder()
-            .batchSize(1)
+            .batchSize(256)
             .flushInterval(Duration.ofHours(1))
             .confirmTimeout(Duration.ofMillis(50))
             .start();
     answer.set(Answer.SILENT);
+    for (int i = 0; i < 256; i++) {
+      publisher.accept(report(i));
+    }
+    // The sender gave up waiting for that confirm when it sends the next batch.
+    for (int i = 0; i < 256; i++) {
+      publisher.accept(report(i));
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> silentTags.size() == 2);
 
-    publisher.accept(report(1));
-
-    await().atMost(Duration.ofSeconds(5)).until(() -> publisher.failedBatches() == 1);
+    assertThat(publisher.dropped()).isZero();
+    assertThat(publisher.failedBatches()).isZero();
     assertThat(publisher.sent()).isZero();
-    assertThat(publisher.dropped()).isEqualTo(1);
+    assertThat(publisher.unconfirmedBatches()).isEqualTo(2);
+
+    // The alarm clears: RabbitMQ confirms both at once.
+    confirmListeners.get(0).handleAck(silentTags.get(1), true);
+    answer.set(Answer.ACK);
+    for (int i = 0; i < 256; i++) {
+      publisher.accept(report(i));
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> reportsSent() == 256);
+
+    assertThat(publisher.sent()).isEqualTo(768);
+    assertThat(publisher.dropped()).isZero();
+    assertThat(publisher.failedBatches()).isZero();
+    assertThat(publisher.batches()).isEqualTo(3);
+    assertThat(publisher.unconfirmedBatches()).isZero();
+    assertThat(nonEmpty().get(0).getDroppedSinceLast()).isZero();
+    // Each batch has a sequence of its own, the late one's included.
+    assertThat(nonEmpty().get(0).getSequence()).isEqualTo(3);
+  }
+
+  @Test
+  void unconfirmedBatch_whoseChannelCloses_countsAsDroppedOnce_andTheNextBatchSaysSo()
+      throws Exception {
+    publisher =
+        builder()
+            .batchSize(2)
+            .flushInterval(Duration.ofHours(1))
+            .confirmTimeout(Duration.ofMillis(50))
+            .start();
+    answer.set(Answer.SILENT);
+    publisher.accept(report(1));
+    publisher.accept(report(2));
+    await().atMost(Duration.ofSeconds(5)).until(() -> silentTags.size() == 1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> publisher.buffered() == 0);
+
+    channelError("connection lost");
+    // An ack that arrives after the channel's end changes nothing.
+    confirmListeners.get(0).handleAck(silentTags.get(0), false);
+
+    assertThat(publisher.dropped()).isEqualTo(2);
+    assertThat(publisher.failedBatches()).isEqualTo(1);
+    assertThat(publisher.sent()).isZero();
+    answer.set(Answer.ACK);
+    publisher.accept(report(3));
+    publisher.accept(report(4));
+    await().atMost(Duration.ofSeconds(5)).until(() -> reportsSent() == 2);
+    assertThat(nonEmpty().get(0).getDroppedSinceLast()).isEqualTo(2);
+    assertThat(publisher.dropped()).isEqualTo(2);
+  }
+
+  @Test
+  void returnedBatch_isCountedUnroutable_neverSent() throws Exception {
+    publisher = builder().batchSize(3).flushInterval(Duration.ofHours(1)).start();
+    answer.set(Answer.RETURN);
+
+    for (int i = 0; i < 3; i++) {
+      publisher.accept(report(i));
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> publisher.unroutable() == 3);
+
+    assertThat(publisher.sent()).isZero();
+    assertThat(publisher.batches()).isZero();
+    assertThat(publisher.dropped()).isZero();
+    answer.set(Answer.ACK);
+    for (int i = 0; i < 3; i++) {
+      publisher.accept(report(i));
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> publisher.sent() == 3);
+    assertThat(publisher.unroutable()).isEqualTo(3);
+  }
+
+  @Test
+  void unconfirmedBatches_areBounded_andClosingCountsThoseLeftAsDropped() throws Exception {
+    publisher =
+        builder()
+            .batchSize(1)
+            .capacity(1_000)
+            .flushInterval(Duration.ofMillis(5))
+            .confirmTimeout(Duration.ofMillis(1))
+            .start();
+    answer.set(Answer.SILENT);
+
+    for (int i = 0; i < 100; i++) {
+      publisher.accept(report(i));
+    }
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> publisher.unconfirmedBatches() == ReportChannel.MAX_UNCONFIRMED);
+    await()
+        .during(Duration.ofMillis(100))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> silentTags.size() == ReportChannel.MAX_UNCONFIRMED);
+    // 64 batches of one report await their confirms; the rest waits in the buffer.
+    assertThat(silentTags).hasSize(ReportChannel.MAX_UNCONFIRMED);
+    assertThat(publisher.buffered()).isEqualTo(100 - ReportChannel.MAX_UNCONFIRMED);
+
+    publisher.close();
+    assertThat(publisher.dropped()).isEqualTo(100);
+    assertThat(publisher.sent()).isZero();
+  }
+
+  @Test
+  void start_whileRabbitMqBlocksTheConnection_returnsAtOnce_andReportsFlowWhenItUnblocks()
+      throws Exception {
+    answer.set(Answer.SILENT);
+    // The alarm blocks the connection at its first publish.
+    onPublish =
+        () -> {
+          try {
+            blocked.get().handle("low on memory");
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        };
+
+    publisher =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(5), () -> builder().confirmTimeout(Duration.ofSeconds(60)).start());
+    onPublish = () -> {};
+    publisher.accept(report(1));
+    assertThat(publisher.blocked()).isTrue();
+    assertThat(nonEmpty()).isEmpty();
+
+    confirmListeners.get(0).handleAck(silentTags.get(0), false); // the alarm clears
+    answer.set(Answer.ACK);
+    unblocked.get().handle();
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> reportsSent() == 1);
+    assertThat(publisher.sent()).isEqualTo(1);
+    assertThat(publisher.dropped()).isZero();
   }
 
   @Test
@@ -432,7 +597,11 @@ class ReportPublisherTest {
                       })
                   .when(ch)
                   .basicPublish(
-                      eq("reports"), eq(""), any(AMQP.BasicProperties.class), any(byte[].class));
+                      eq("reports"),
+                      eq(""),
+                      eq(true),
+                      any(AMQP.BasicProperties.class),
+                      any(byte[].class));
               return ch;
             });
 
