@@ -8,9 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.RabbitMQContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -36,7 +38,15 @@ import org.testcontainers.utility.DockerImageName;
  * <p>The container is found through Testcontainers (its Ryuk container removes it if the JVM dies;
  * {@code TESTCONTAINERS_RYUK_DISABLED=true} where Ryuk's image cannot be had), and stopped by a
  * shutdown hook when the JVM exits. The node is driven with {@code docker exec <container>
- * rabbitmqctl} when the {@code docker} command is on the path. Instances are used by one thread.
+ * rabbitmqctl} when the {@code docker} command is on the path.
+ *
+ * <p>When a daemon answers but Testcontainers cannot use it, the failure says why in
+ * Testcontainers' own words, and for a daemon without its bridge network (as {@code dockerd
+ * --bridge=none} runs) names the variables that run the container on the host's network instead. An
+ * image that failed to start is not tried again in the same JVM: every later test that needs it is
+ * told at once, with the first failure.
+ *
+ * <p>Instances are used by one thread; the memory of failed starts is shared by the JVM.
  */
 public final class TestcontainersBrokerLocator implements BrokerLocator {
 
@@ -52,14 +62,27 @@ public final class TestcontainersBrokerLocator implements BrokerLocator {
   /** The RabbitMQ 4.x image started by default: the version the project tests on. */
   public static final String RABBITMQ_4_IMAGE = "rabbitmq:4.0.5-management";
 
-  /** Whether a Docker daemon answers; Testcontainers' own check outside tests of this class. */
+  /** The failure of a machine without a Docker daemon. */
+  static final String NO_DAEMON = "no Docker daemon answers";
+
+  /** Whether Testcontainers can start containers; Testcontainers' own check outside tests. */
   interface Docker {
     /**
-     * Returns whether a daemon answers.
+     * Returns why containers cannot be started.
      *
-     * @return true when containers can be started
+     * @return empty when they can; otherwise the reason, {@link #NO_DAEMON} where none answers
      */
-    boolean available();
+    Optional<String> problem();
+  }
+
+  /** Starts a container; the real start outside tests. */
+  interface Starter {
+    /**
+     * Starts the container, or throws why not.
+     *
+     * @param container the container, configured
+     */
+    void start(RabbitMQContainer container);
   }
 
   /**
@@ -68,7 +91,20 @@ public final class TestcontainersBrokerLocator implements BrokerLocator {
    * there is no daemon to find, and asking Testcontainers would only log its search as an error.
    */
   static final Docker TESTCONTAINERS =
-      () -> mayHaveDocker() && DockerClientFactory.instance().isDockerAvailable();
+      () -> {
+        if (!mayHaveDocker()) {
+          return Optional.of(NO_DAEMON);
+        }
+        try {
+          DockerClientFactory.instance().client();
+          return Optional.empty();
+        } catch (RuntimeException e) {
+          return Optional.of(unusable(rootMessage(e)));
+        }
+      };
+
+  /** Images that failed to start in this JVM, with why: not tried again. */
+  private static final Map<String, String> FAILED_STARTS = new ConcurrentHashMap<>();
 
   /** The sockets Testcontainers and the common Docker distributions use, under the home folder. */
   private static final List<String> HOME_SOCKETS =
@@ -81,15 +117,35 @@ public final class TestcontainersBrokerLocator implements BrokerLocator {
           ".orbstack/run/docker.sock");
 
   private final Docker docker;
+  private final Starter starter;
   private String lastFailure = "";
 
   /** Creates the locator that {@link java.util.ServiceLoader} registers. */
   public TestcontainersBrokerLocator() {
-    this(TESTCONTAINERS);
+    this(TESTCONTAINERS, RabbitMQContainer::start);
   }
 
-  TestcontainersBrokerLocator(Docker docker) {
+  TestcontainersBrokerLocator(Docker docker, Starter starter) {
     this.docker = docker;
+    this.starter = starter;
+  }
+
+  /**
+   * Returns why Testcontainers cannot use a daemon that may be there, with the way out where it is
+   * known.
+   *
+   * @param cause Testcontainers' own message
+   * @return one sentence for the failure line
+   */
+  static String unusable(String cause) {
+    String reason = "Docker answers, but Testcontainers cannot start containers (" + cause + ")";
+    if (cause.toLowerCase(Locale.ROOT).contains("bridge")) {
+      reason +=
+          "; on a daemon without its bridge network (dockerd --bridge=none) set"
+              + " HARBINGER_TESTCONTAINERS_NETWORK=host, TESTCONTAINERS_RYUK_DISABLED=true and"
+              + " TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 to run the broker on the host's network";
+    }
+    return reason;
   }
 
   /**
@@ -122,12 +178,23 @@ public final class TestcontainersBrokerLocator implements BrokerLocator {
       return Optional.empty();
     }
     String image = environment.get(imageVariable(kind)).orElse(defaultImage(kind));
-    if (!dockerAvailable()) {
-      lastFailure =
-          "no Docker daemon answers either, so " + image + " was not started in a container";
+    boolean hostNetwork = environment.get(NETWORK).map("host"::equalsIgnoreCase).orElse(false);
+    String attempt = image + (hostNetwork ? " on the host's network" : "");
+    String failed = FAILED_STARTS.get(attempt);
+    if (failed != null) {
+      lastFailure = failed + " (not tried again in this JVM)";
       return Optional.empty();
     }
-    boolean hostNetwork = environment.get(NETWORK).map("host"::equalsIgnoreCase).orElse(false);
+    Optional<String> problem = dockerProblem();
+    if (problem.isPresent()) {
+      lastFailure =
+          problem.get()
+              + (problem.get().equals(NO_DAEMON) ? " either" : "")
+              + ", so "
+              + image
+              + " was not started in a container";
+      return Optional.empty();
+    }
     RabbitMQContainer container =
         new RabbitMQContainer(DockerImageName.parse(image).asCompatibleSubstituteFor("rabbitmq"));
     int hostPort = -1;
@@ -143,10 +210,11 @@ public final class TestcontainersBrokerLocator implements BrokerLocator {
       }
     }
     try {
-      container.start();
+      starter.start(container);
     } catch (RuntimeException e) {
       container.stop();
       lastFailure = "Docker answers, but " + image + " did not start: " + rootMessage(e);
+      FAILED_STARTS.put(attempt, lastFailure);
       return Optional.empty();
     }
     Runtime.getRuntime()
@@ -181,12 +249,17 @@ public final class TestcontainersBrokerLocator implements BrokerLocator {
     return lastFailure;
   }
 
-  private boolean dockerAvailable() {
+  private Optional<String> dockerProblem() {
     try {
-      return docker.available();
+      return docker.problem();
     } catch (RuntimeException e) {
-      return false;
+      return Optional.of(unusable(rootMessage(e)));
     }
+  }
+
+  /** Forgets the failed starts of this JVM; for tests. */
+  static void forgetFailedStarts() {
+    FAILED_STARTS.clear();
   }
 
   /** Returns whether anything on this machine points at a Docker daemon. */

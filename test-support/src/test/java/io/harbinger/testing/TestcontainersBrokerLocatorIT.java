@@ -6,6 +6,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -39,17 +40,11 @@ class TestcontainersBrokerLocatorIT {
             .get("HARBINGER_TESTCONTAINERS_REQUIRED")
             .map("true"::equalsIgnoreCase)
             .orElse(false);
-    boolean docker;
-    try {
-      docker = TestcontainersBrokerLocator.TESTCONTAINERS.available();
-    } catch (RuntimeException e) {
-      // A daemon without a bridge network, and no TESTCONTAINERS_HOST_OVERRIDE: not usable here.
-      docker = false;
-    }
+    Optional<String> problem = TestcontainersBrokerLocator.TESTCONTAINERS.problem();
     if (required) {
-      assertThat(docker).as("a Docker daemon (HARBINGER_TESTCONTAINERS_REQUIRED=true)").isTrue();
+      assertThat(problem).as("a Docker daemon (HARBINGER_TESTCONTAINERS_REQUIRED=true)").isEmpty();
     }
-    DOCKER.require(docker, "Testcontainers finds no daemon to use");
+    DOCKER.require(problem.isEmpty(), problem.orElse(""));
     // Nothing answers here, so the extension's built-in locator finds nothing.
     System.setProperty("RABBITMQ4_URI", "amqp://guest:guest@127.0.0.1:1/%2F");
     System.setProperty("CI", "true");

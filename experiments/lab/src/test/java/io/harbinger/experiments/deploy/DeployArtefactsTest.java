@@ -98,7 +98,15 @@ class DeployArtefactsTest {
       assertThat(source).as("the source of " + image.mainClass + " in " + command[0]).exists();
     }
     Image common = images.get("sidecar");
-    assertThat(common.user).as("every image runs as uid 10001").isEqualTo("10001:10001");
+    assertThat(common.user).as("every image runs as uid 10001, group 0").isEqualTo("10001:0");
+    String commonPom = Files.readString(root.resolve("images/pom.xml"));
+    assertThat(commonPom)
+        .as("no directory of an image is writable by everyone")
+        .doesNotContain("<mode>777</mode>")
+        .contains("<mode>770</mode>");
+    assertThat(commonPom).as("only the bench image carries /results").doesNotContain("/results");
+    assertThat(root.resolve("images/layout/results")).doesNotExist();
+    assertThat(Files.readString(root.resolve("images/bench-image/pom.xml"))).contains("/results");
     assertThat(common.jvmFlags).contains("-XX:MaxRAMPercentage=${image.heap-percent}");
     assertThat(images.get("sidecar").ports)
         .containsExactlyInAnyOrder(defaults.grpcPort(), defaults.metricsPort());
@@ -137,7 +145,10 @@ class DeployArtefactsTest {
         .containsExactlyInAnyOrder(defaults.grpcPort(), defaults.metricsPort());
     assertThat(URI.create(config.rabbit().uri()).getHost()).isEqualTo("rabbitmq");
     assertThat(sidecar.path("healthcheck").path("test").toString())
-        .contains("/dev/tcp/127.0.0.1/" + config.metricsPort());
+        .as("the sidecar is healthy while /ready says SERVING, not merely while /metrics answers")
+        .contains("/dev/tcp/127.0.0.1/" + config.metricsPort())
+        .contains("GET /ready")
+        .contains("'^SERVING'");
 
     JsonNode rabbit = services.path("rabbitmq");
     Map<String, String> rabbitEnv = composeEnvironment(rabbit);
@@ -270,7 +281,8 @@ class DeployArtefactsTest {
     assertThat(sidecar.metricsBindAddress()).contains("127.0.0.1");
     assertThat(URI.create(sidecar.rabbit().uri()).getPort()).isEqualTo(amqp);
     assertThat(resolve(over.path("sidecar").path("healthcheck").path("test").toString()))
-        .contains("/dev/tcp/127.0.0.1/" + sidecar.metricsPort());
+        .contains("/dev/tcp/127.0.0.1/" + sidecar.metricsPort())
+        .contains("GET /ready");
 
     List<String> redisCommand = texts(over.path("redis").path("command"));
     assertThat(redisCommand).containsSequence("--bind", "127.0.0.1");
