@@ -67,12 +67,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (FIFO), the hand-tuned job-type map, the oracle, or Harbinger's predictor with the product's
  * defaults, embedded or through a sidecar, routing through the wrapped channel.
  *
- * <p>Implementation notes: rabbitmq-facts section 3.1 and rabbit-adapter/README.md. Each run
- * declares a fresh classic queue with a unique name (with {@code x-max-priority} for every arm but
- * FIFO) and deletes it afterwards. The four consumers share one connection whose consumer executor
- * has four threads (amqp-client's default pool has one thread per core, which would serialise the
- * workers on a 2-core machine); each has its own channel with {@code basicQos(1)} and manual acks;
- * a failed attempt is {@code basicNack(tag, false, true)}, which requeues it. Producers publish
+ * <p>Implementation notes: the consumer executor of docs/adopting.md. Each run declares a fresh
+ * classic queue with a unique name (with {@code x-max-priority} for every arm but FIFO) and deletes
+ * it afterwards. The four consumers share one connection whose consumer executor has four threads
+ * (amqp-client's default pool has one thread per core, which would serialise the workers on a
+ * 2-core machine); each has its own channel with {@code basicQos(1)} and manual acks; a failed
+ * attempt is {@code basicNack(tag, false, true)}, which requeues it. Producers publish
  * non-persistent messages on one channel per service of a second connection. The predictive arms
  * wrap the producer channels with an {@link EmbeddedRouter} that learns from a reports exchange
  * unique to the run, and the consumer channels with a {@link ReportPublisher} to that exchange, so
