@@ -27,8 +27,7 @@ import java.util.Objects;
  *     levels / 2}). Default {@value #DEFAULT_LEVELS}. Change it to match queues declared with
  *     another {@code x-max-priority} (L - 1). Seed paper Table 1 has 3; in its sweep (Table 12) two
  *     levels flipped both simulation gates, and on RabbitMQ five learned levels gave no more than
- *     three on the production flow (-61.5% against -61.9% mean latency, {@code
- *     experiments/results/bench/default-sleep-succeeding})
+ *     three on the production flow (-61.5% against -61.9% mean latency; docs/evidence.md)
  * @param keyDecay per-observation retention of a key's history, in (0, 1]: after ln(1/2) /
  *     ln(keyDecay) observations an old regime carries half the weight. Default {@value
  *     #DEFAULT_KEY_DECAY}, a half-life of about 138 observations. Lower it where job costs change
@@ -76,8 +75,9 @@ import java.util.Objects;
  *     #untrustedLast} acts once it exists. Default on. Turn it off only to compare with the
  *     unguarded predictor. On because prediction can hurt where a key's median misleads: the seed
  *     paper's DAS2-fs2 log (+89% mean latency), and this project's synthetic {@code decoy} case
- *     built to that description (+12.3% mean and 2.96x P99 at load 0.95 for the predictor before
- *     the safeguards)
+ *     built to that description (+12.5% mean and 2.97x P99 at load 0.95 for the seed paper's
+ *     predictor); without the safeguards 16 of 81 safety cells of the trace replays fail
+ *     (docs/evidence.md)
  * @param tailBudget when above 1, the boundary above the last level is raised while Cobham's
  *     estimate of that level's mean wait stays within this many times FIFO's (at a per-worker load
  *     of 0.8): the levels above take the shortest durations carrying up to (1 - 1/tailBudget) / 0.8
@@ -86,16 +86,17 @@ import java.util.Objects;
  *     (1, 100]. Default {@value #DEFAULT_TAIL_BUDGET}, the bound the project holds the all-message
  *     P99 to. Lower it towards 1 to protect the long jobs' wait more ({@link
  *     Builder#fewObservations()} uses 1.1), raise it to let short work go ahead more. The default
- *     since it met every project target on RabbitMQ where equal quantiles missed the gap to the
- *     oracle ({@code experiments/results/bench/budget-*}, {@code experiments/results/sim/budget})
+ *     since it is worth 4 points of mean latency on the replayed production flow (-61.8% against
+ *     -57.7% with equal quantiles; docs/evidence.md)
  * @param untrustedLast whether a key whose own observations give no cost to place it by (cold,
  *     stale or censored), which the seed paper sends to the default level (section 3.5), is routed
  *     at the last level once the global safeguard has estimated the levels' gain (whether {@link
  *     #safeguard} may hold or not), so that work nobody has measured queues with the long jobs in
  *     arrival order rather than ahead of them; a spread or mispredicted key keeps the level its
  *     mean gives it. Default on. Turn it off to keep the seed paper's default level for such keys.
- *     The default since it kept the all-message P99 within 1.25x FIFO's in every trace replay,
- *     where the default level let it reach 2.3x ({@code experiments/results/sim/last})
+ *     The default since it keeps the all-message P99 within 1.25x FIFO's in every trace replay,
+ *     where the default level fails 14 of 81 safety cells, with a P99 up to 3.0x FIFO's
+ *     (docs/evidence.md)
  */
 public record PredictorConfig(
     int levels,
