@@ -504,7 +504,9 @@ public final class BenchCommand implements Callable<Integer> {
         complete.put(runName, run);
         long notCompleted = run.messages().stream().filter(m -> !m.completed()).count();
         long lost =
-            run.messages().stream().filter(m -> m.outcome() == MessageRecord.Outcome.LOST).count();
+            run.messages().stream()
+                .filter(m -> m.outcome() == MessageRecord.Disposition.LOST)
+                .count();
         if (notCompleted > 0 || run.submitErrors() > 0) {
           String loss =
               String.format(

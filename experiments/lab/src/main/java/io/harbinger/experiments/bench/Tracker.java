@@ -192,8 +192,8 @@ final class Tracker implements BenchArm.Worker {
             MessageRecord.notCompleted(
                 job,
                 deadLettered.contains(i)
-                    ? MessageRecord.Outcome.DEAD_LETTERED
-                    : MessageRecord.Outcome.LOST,
+                    ? MessageRecord.Disposition.DEAD_LETTERED
+                    : MessageRecord.Disposition.LOST,
                 submit == MessageRecord.ABSENT ? 0 : submit,
                 firstStartNanos.get(i),
                 startNanos.get(i),

@@ -35,13 +35,13 @@ public record MessageRecord(
     long endNanos,
     int attempts,
     double handlerMillis,
-    Outcome outcome) {
+    Disposition outcome) {
 
   /** The value of a time that never came. */
   public static final long ABSENT = -1;
 
   /** What finally happened to a message. */
-  public enum Outcome {
+  public enum Disposition {
     /** A successful attempt was acknowledged. */
     COMPLETED,
     /** Retries ran out and the message went to the dead-letter queue. */
@@ -64,8 +64,8 @@ public record MessageRecord(
      * @param wireName the name
      * @return the outcome
      */
-    public static Outcome fromWireName(String wireName) {
-      for (Outcome o : values()) {
+    public static Disposition fromWireName(String wireName) {
+      for (Disposition o : values()) {
         if (o.wireName().equals(wireName)) {
           return o;
         }
@@ -101,7 +101,7 @@ public record MessageRecord(
               + ", "
               + handlerMillis);
     }
-    if (outcome == Outcome.COMPLETED) {
+    if (outcome == Disposition.COMPLETED) {
       if (firstStartNanos == ABSENT || startNanos == ABSENT || endNanos == ABSENT) {
         throw new IllegalArgumentException(
             "a completed message needs its start and end times: seq " + seq);
@@ -154,14 +154,14 @@ public record MessageRecord(
         endNanos,
         attempts,
         handlerMillis,
-        Outcome.COMPLETED);
+        Disposition.COMPLETED);
   }
 
   /**
    * Creates the record of a message that did not complete.
    *
    * @param job the planned job
-   * @param outcome {@link Outcome#DEAD_LETTERED} or {@link Outcome#LOST}
+   * @param outcome {@link Disposition#DEAD_LETTERED} or {@link Disposition#LOST}
    * @param submitNanos the submit time
    * @param firstStartNanos the first attempt's start, or {@link #ABSENT}
    * @param startNanos the last attempt's start, or {@link #ABSENT}
@@ -171,13 +171,13 @@ public record MessageRecord(
    */
   public static MessageRecord notCompleted(
       Job job,
-      Outcome outcome,
+      Disposition outcome,
       long submitNanos,
       long firstStartNanos,
       long startNanos,
       int attempts,
       double handlerMillis) {
-    if (outcome == Outcome.COMPLETED) {
+    if (outcome == Disposition.COMPLETED) {
       throw new IllegalArgumentException(
           "use completed(...) for a completed message: seq " + job.seq());
     }
@@ -199,10 +199,10 @@ public record MessageRecord(
   /**
    * Returns whether the message completed.
    *
-   * @return true for {@link Outcome#COMPLETED}
+   * @return true for {@link Disposition#COMPLETED}
    */
   public boolean completed() {
-    return outcome == Outcome.COMPLETED;
+    return outcome == Disposition.COMPLETED;
   }
 
   /**

@@ -251,7 +251,7 @@ public final class RunRecords {
       long end = Long.parseLong(f[++column]);
       int attempts = Integer.parseInt(f[++column]);
       double handler = Double.parseDouble(f[++column]);
-      MessageRecord.Outcome outcome = MessageRecord.Outcome.fromWireName(f[++column]);
+      MessageRecord.Disposition outcome = MessageRecord.Disposition.fromWireName(f[++column]);
       return new MessageRecord(
           seq,
           service,

@@ -15,7 +15,7 @@ import io.harbinger.experiments.stats.Verdict.Status;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.MessageRecord;
-import io.harbinger.experiments.workload.MessageRecord.Outcome;
+import io.harbinger.experiments.workload.MessageRecord.Disposition;
 import io.harbinger.experiments.workload.Phase;
 import io.harbinger.experiments.workload.RunRecord;
 import io.harbinger.experiments.workload.WorkloadConfig;
@@ -68,7 +68,7 @@ class AnalysisTest {
                 end,
                 1,
                 latency - wait,
-                Outcome.COMPLETED));
+                Disposition.COMPLETED));
       }
     }
     for (int i = 0; i < lost; i++) {
@@ -85,7 +85,7 @@ class AnalysisTest {
               -1,
               0,
               0,
-              Outcome.LOST));
+              Disposition.LOST));
     }
     return new RunRecord(
         arm, seed, HandlerMode.SLEEP, WorkloadConfig.reference(seed), 0, Map.of(), messages);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.harbinger.experiments.workload.HandlerMode;
 import io.harbinger.experiments.workload.JobType;
 import io.harbinger.experiments.workload.MessageRecord;
-import io.harbinger.experiments.workload.MessageRecord.Outcome;
+import io.harbinger.experiments.workload.MessageRecord.Disposition;
 import io.harbinger.experiments.workload.Phase;
 import io.harbinger.experiments.workload.RunRecord;
 import io.harbinger.experiments.workload.WorkloadConfig;
@@ -32,7 +32,7 @@ class RunMetricsTest {
         endMs * MS,
         1,
         Math.max(0, endMs - firstStartMs),
-        Outcome.COMPLETED);
+        Disposition.COMPLETED);
   }
 
   static RunRecord run(String arm, long seed, List<MessageRecord> messages) {
@@ -83,7 +83,7 @@ class RunMetricsTest {
             -1,
             0,
             0,
-            Outcome.LOST);
+            Disposition.LOST);
     MessageRecord dead =
         new MessageRecord(
             6,
@@ -97,7 +97,7 @@ class RunMetricsTest {
             -1,
             4,
             1500,
-            Outcome.DEAD_LETTERED);
+            Disposition.DEAD_LETTERED);
     RunRecord r =
         run("a", 11, List.of(done(0, JobType.SEND_SMS, Phase.STEADY, 0, 0, 100), lost, dead));
 

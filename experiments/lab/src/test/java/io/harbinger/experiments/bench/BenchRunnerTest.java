@@ -60,7 +60,7 @@ class BenchRunnerTest {
         runner(Duration.ofMillis(300))
             .run(new MemoryArm(seq -> seq == 5), WORKLOAD, HandlerMode.SLEEP, null);
 
-    assertThat(run.messages().get(5).outcome()).isEqualTo(MessageRecord.Outcome.LOST);
+    assertThat(run.messages().get(5).outcome()).isEqualTo(MessageRecord.Disposition.LOST);
     assertThat(run.messages().stream().filter(m -> !m.completed())).hasSize(1);
     assertThat(run.attributes()).containsEntry("drained", "false");
   }
@@ -73,7 +73,7 @@ class BenchRunnerTest {
     RunRecord run = runner(Duration.ofMillis(300)).run(arm, WORKLOAD, HandlerMode.SLEEP, null);
 
     assertThat(run.submitErrors()).isEqualTo(1);
-    assertThat(run.messages().get(7).outcome()).isEqualTo(MessageRecord.Outcome.LOST);
+    assertThat(run.messages().get(7).outcome()).isEqualTo(MessageRecord.Disposition.LOST);
   }
 
   /** An in-memory FIFO arm: one queue, four worker threads, requeue at the head on failure. */

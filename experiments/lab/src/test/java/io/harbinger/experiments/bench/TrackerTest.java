@@ -82,7 +82,7 @@ class TrackerTest {
     assertThat(first).isFalse();
     assertThat(second).isTrue();
     MessageRecord record = tracker.records(Set.of()).get((int) failing.seq());
-    assertThat(record.outcome()).isEqualTo(MessageRecord.Outcome.COMPLETED);
+    assertThat(record.outcome()).isEqualTo(MessageRecord.Disposition.COMPLETED);
     assertThat(record.attempts()).isEqualTo(2);
     assertThat(record.firstStartNanos()).isLessThan(record.startNanos());
   }
@@ -112,9 +112,9 @@ class TrackerTest {
     List<MessageRecord> records = tracker.records(Set.of(1));
 
     assertThat(records).hasSize(WORKLOAD.jobs().size());
-    assertThat(records.get(0).outcome()).isEqualTo(MessageRecord.Outcome.COMPLETED);
-    assertThat(records.get(1).outcome()).isEqualTo(MessageRecord.Outcome.DEAD_LETTERED);
-    assertThat(records.get(2).outcome()).isEqualTo(MessageRecord.Outcome.LOST);
+    assertThat(records.get(0).outcome()).isEqualTo(MessageRecord.Disposition.COMPLETED);
+    assertThat(records.get(1).outcome()).isEqualTo(MessageRecord.Disposition.DEAD_LETTERED);
+    assertThat(records.get(2).outcome()).isEqualTo(MessageRecord.Disposition.LOST);
   }
 
   @Test

@@ -3,7 +3,7 @@ package io.harbinger.experiments.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.harbinger.experiments.workload.MessageRecord.Outcome;
+import io.harbinger.experiments.workload.MessageRecord.Disposition;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -35,9 +35,10 @@ class RunRecordsTest {
             -1,
             0,
             0,
-            Outcome.LOST);
+            Disposition.LOST);
     MessageRecord dead =
-        MessageRecord.notCompleted(jobs.get(2), Outcome.DEAD_LETTERED, 1000, 2000, 4000, 4, 1500);
+        MessageRecord.notCompleted(
+            jobs.get(2), Disposition.DEAD_LETTERED, 1000, 2000, 4000, 4, 1500);
     return new RunRecord(
         "rabbitmq_fifo",
         11,
@@ -194,7 +195,7 @@ class RunRecordsTest {
                     1,
                     1,
                     1,
-                    Outcome.COMPLETED))
+                    Disposition.COMPLETED))
         .hasMessage("job type send_sms belongs to notifications, not checkout");
     assertThatThrownBy(
             () ->
@@ -210,7 +211,7 @@ class RunRecordsTest {
                     20,
                     1,
                     1,
-                    Outcome.COMPLETED))
+                    Disposition.COMPLETED))
         .hasMessageStartingWith("times must follow submit <= first start <= start <= end");
     assertThatThrownBy(
             () ->
@@ -225,9 +226,9 @@ class RunRecordsTest {
         .hasMessage("arm must be 1-64 letters, digits, '_', '-' or '.': 'bad arm'");
     Job job =
         Workload.generate(WorkloadConfig.reference(11), KernelCalibration.REFERENCE).jobs().get(0);
-    assertThatThrownBy(() -> MessageRecord.notCompleted(job, Outcome.COMPLETED, 0, 0, 0, 1, 1))
+    assertThatThrownBy(() -> MessageRecord.notCompleted(job, Disposition.COMPLETED, 0, 0, 0, 1, 1))
         .hasMessage("use completed(...) for a completed message: seq 0");
-    MessageRecord lost = MessageRecord.notCompleted(job, Outcome.LOST, 0, -1, -1, 0, 0);
+    MessageRecord lost = MessageRecord.notCompleted(job, Disposition.LOST, 0, -1, -1, 0, 0);
     assertThatThrownBy(
             () ->
                 new RunRecord(
