@@ -46,6 +46,33 @@ class SidecarMainTest {
   }
 
   @Test
+  void main_configNested1200LevelsDeep_isAConfigProblemNamingTheLimit_andExitsWithTwo()
+      throws Exception {
+    Path file = dir.resolve("deep.yaml");
+    StringBuilder yaml = new StringBuilder();
+    for (int i = 0; i < 1_200; i++) {
+      yaml.append("  ".repeat(i)).append("k:\n");
+    }
+    Files.writeString(file, yaml.append("  ".repeat(1_200)).append("v\n"));
+    PrintStream original = System.err;
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code;
+    try {
+      code = new CommandLine(new SidecarMain()).execute("--config", file.toString());
+    } finally {
+      System.setErr(original);
+    }
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("config file " + file + " is beyond a limit of the YAML reader")
+        .contains("nesting depth")
+        .contains("1000")
+        .doesNotContain("Exception");
+  }
+
+  @Test
   void main_unknownOption_exitsWithTwo() {
     CommandLine cli = new CommandLine(new SidecarMain());
     cli.setErr(new java.io.PrintWriter(new ByteArrayOutputStream()));
