@@ -207,6 +207,38 @@ class SidecarMainTest {
   }
 
   @Test
+  void metricsEndpoint_dropsDeclaredBeyondWhatOneBatchMay_areRefusedByReason() throws Exception {
+    SidecarConfig config = SidecarTestSupport.config(dir, "metrics.port", "0");
+    try (Sidecar sidecar =
+        Sidecar.start(
+            config, InProcessServerBuilder.forName(InProcessServerBuilder.generateName()), false)) {
+      // A trusted reporter's four batches of about 4.2e9 drops each: 1.69e10 in all.
+      for (int i = 0; i < 4; i++) {
+        sidecar
+            .reports()
+            .ingest(
+                io.harbinger.proto.v1.ReportBatch.newBuilder()
+                    .setDroppedSinceLast(4_227_858_432L)
+                    .addReports(SidecarTestSupport.ack("shop", "send_email", 2_000_000))
+                    .build()
+                    .toByteArray());
+      }
+      sidecar
+          .reports()
+          .ingest(
+              io.harbinger.proto.v1.ReportBatch.newBuilder()
+                  .setDroppedSinceLast(8_192)
+                  .build()
+                  .toByteArray());
+
+      assertThat(get(sidecar.metricsPort(), "/metrics").body())
+          .contains("harbinger_reports_rejected_total{reason=\"bad_dropped_count\"} 4.0")
+          .contains("harbinger_reports_dropped_by_reporters_total 8192.0")
+          .contains("harbinger_reports_learned_total 4.0");
+    }
+  }
+
+  @Test
   void metricsEndpoint_absurdReportValues_neverBreakTheScrape() throws Exception {
     SidecarConfig config = SidecarTestSupport.config(dir, "metrics.port", "0");
     try (Sidecar sidecar =
