@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It opens a connection of its own from the application's {@link ConnectionFactory} (the factory
  * is copied, not changed), binds a queue of its own (server-named, exclusive, at most {@value
- * #QUEUE_MAX_LENGTH} messages, oldest dropped first) to the reports exchange and feeds every batch
- * through a {@link ReportIngestor}; every process with an embedded router learns from every
+ * #QUEUE_MAX_LENGTH} messages, new ones refused beyond that so that a flood of junk cannot push out
+ * the reports queued: their publishers' confirms are nacks) to the reports exchange and feeds every
+ * batch through a {@link ReportIngestor}; every process with an embedded router learns from every
  * reporter. Reports are acknowledged after they are ingested (garbage included), never with
  * automatic acknowledgement, and the connection accepts message bodies up to {@link
  * Builder#maxInboundMessageBytes} (128 MiB by default, RabbitMQ 3.x's own limit), so that no
@@ -51,7 +52,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedRouter implements Router, AutoCloseable {
 
-  /** Most report batches waiting in the router's queue before the oldest are dropped. */
+  /**
+   * Most report batches waiting in the router's queue; RabbitMQ refuses more ({@code x-overflow:
+   * reject-publish}), and a {@link ReportPublisher} counts a refused batch as dropped.
+   */
   public static final int QUEUE_MAX_LENGTH = 10_000;
 
   /** The largest message body the router's connection accepts by default: 128 MiB. */
@@ -94,7 +98,7 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
                   false,
                   true,
                   true,
-                  Map.of("x-max-length", QUEUE_MAX_LENGTH, "x-overflow", "drop-head"))
+                  Map.of("x-max-length", QUEUE_MAX_LENGTH, "x-overflow", "reject-publish"))
               .getQueue();
       channel.queueBind(queue, b.exchange, "");
       channel.basicQos(PREFETCH);

@@ -26,6 +26,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /** The embedded router on the real brokers: what reaches its queue, and whom it believes. */
@@ -234,6 +237,68 @@ class EmbeddedRouterIT {
       headers.put(ChannelOptions.SIZE_HINT_HEADER, sizeHint);
     }
     return new AMQP.BasicProperties.Builder().headers(headers).build();
+  }
+
+  /**
+   * A flood of junk from a user who cannot forge a report, while the router's consumer is busy: the
+   * trusted batches queued behind its prefetch stay, and RabbitMQ refuses the flood beyond the
+   * queue's bound instead of pushing them out.
+   */
+  @EachBroker
+  void floodFromAnUntrustedUser_cannotPushOutQueuedReports(TestBroker broker) throws Exception {
+    String user = broker.factory().getUsername();
+    String exchange = TestBroker.unique("reports");
+    ExecutorService dispatch = Executors.newSingleThreadExecutor();
+    ConnectionFactory factory = broker.factory();
+    factory.setSharedExecutor(dispatch);
+    HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+    EmbeddedRouter router = EmbeddedRouter.builder(factory, predictor).exchange(exchange).start();
+    CountDownLatch busy = new CountDownLatch(1);
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    TemporaryUser bob = broker.addUser("bob", "", ".*", "");
+    try (bob;
+        Connection bobs = bob.newConnection("harbinger-it-bob")) {
+      // The router's consumer is busy: deliveries wait in its prefetch, the rest in its queue.
+      dispatch.execute(
+          () -> {
+            try {
+              busy.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
+      Channel flood = bobs.createChannel();
+      flood.confirmSelect();
+      byte[] junk = ReportBatch.newBuilder().setReporterId("junk").build().toByteArray();
+      for (int i = 0; i < EmbeddedRouter.PREFETCH + 100; i++) {
+        flood.basicPublish(exchange, "", as(bob.name()), junk);
+      }
+      flood.waitForConfirms(60_000);
+      try (Channel own = admin.createChannel()) {
+        own.confirmSelect();
+        for (int i = 0; i < 10; i++) {
+          own.basicPublish(
+              exchange, "", as(user), batch(user, "send_email", 10, 1_400_000).toByteArray());
+        }
+        assertThat(own.waitForConfirms(60_000)).isTrue();
+      }
+      for (int i = 0; i < EmbeddedRouter.QUEUE_MAX_LENGTH + 2_000; i++) {
+        flood.basicPublish(exchange, "", as(bob.name()), junk);
+      }
+      flood.waitForConfirms(60_000);
+      busy.countDown();
+
+      ProgressWait.on("report messages read", () -> messagesRead(router))
+          .until("the 100 trusted reports learned", () -> learned(router) == 100);
+      assertThat(router.ingestStats().untrustedBatches())
+          .isLessThanOrEqualTo(EmbeddedRouter.QUEUE_MAX_LENGTH + EmbeddedRouter.PREFETCH);
+    } finally {
+      busy.countDown();
+      Quietly.close(router);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+      Quietly.shutdown(dispatch);
+    }
   }
 
   @EachBroker

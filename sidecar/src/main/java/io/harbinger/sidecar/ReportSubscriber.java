@@ -35,10 +35,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The queue {@code harbinger.reports.<replica-id>} is durable and bound to the fanout exchange,
  * so each replica sees every report and reports published while the sidecar restarts wait for it.
- * It is declared with a length limit ({@code reports.queue-max-length} batches, the oldest dropped
- * first) and an expiry ({@code reports.queue-expiry} without a consumer, after which RabbitMQ
- * deletes it), so the queue of a retired replica neither grows without bound nor stays forever. A
- * queue that already exists with other arguments is used as it is, with a WARN naming the fix.
+ * It is declared with a length limit ({@code reports.queue-max-length} batches) beyond which
+ * RabbitMQ refuses new batches ({@code x-overflow: reject-publish}: the publisher's confirm is a
+ * nack, which a {@code ReportPublisher} counts as dropped and declares in a later batch, so the
+ * loss shows in {@code harbinger_reports_dropped_by_reporters}), and with an expiry ({@code
+ * reports.queue-expiry} without a consumer, after which RabbitMQ deletes it), so the queue of a
+ * retired replica neither grows without bound nor stays forever. Refusing new batches rather than
+ * dropping the oldest means that whoever floods the exchange with junk cannot push out reports
+ * already queued. A queue that an earlier version declared with other bounds is replaced, its
+ * waiting batches learned ({@link ReportQueueUpgrade}); one that cannot be replaced is used as it
+ * is, with a WARN naming the fix.
  *
  * <p>Deliveries are acknowledged after they are ingested (garbage included: it is counted and
  * dropped, never redelivered forever). The connection accepts message bodies up to {@code
@@ -74,6 +80,7 @@ final class ReportSubscriber implements AutoCloseable {
   private volatile boolean closed;
   private volatile String consumerProblem = "not started";
   private final SidecarConfig config;
+  private ConnectionFactory factory;
   private Connection connection;
   private Channel channel;
 
@@ -139,6 +146,7 @@ final class ReportSubscriber implements AutoCloseable {
     properties.put("connection_name", "harbinger-sidecar " + config.replicaId());
     properties.put("product", "harbinger-sidecar");
     factory.setClientProperties(properties);
+    this.factory = factory;
     StartupRetry retry =
         new StartupRetry(config.rabbit().startupRetry(), Ticker.SYSTEM, Thread::sleep);
     try {
@@ -215,8 +223,7 @@ final class ReportSubscriber implements AutoCloseable {
               String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
               throws IOException {
             try {
-              ingestor.ingest(properties == null ? null : properties.getUserId(), body);
-              deliveries.incrementAndGet();
+              handle(envelope, properties, body);
             } finally {
               getChannel().basicAck(envelope.getDeliveryTag(), false);
             }
@@ -227,24 +234,43 @@ final class ReportSubscriber implements AutoCloseable {
     consumerProblem = "";
   }
 
+  /** Handles one delivered (or, while a queue is replaced, fetched) message. */
+  private void handle(Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+    ingestor.ingest(properties == null ? null : properties.getUserId(), body);
+    deliveries.incrementAndGet();
+  }
+
   private void declareQueue() throws IOException {
+    String queue = config.reportQueue();
     try {
-      channel.queueDeclare(config.reportQueue(), true, false, false, config.reportQueueArguments());
+      channel.queueDeclare(queue, true, false, false, config.reportQueueArguments());
+      return;
     } catch (IOException e) {
-      if (!String.valueOf(e.getCause()).contains("inequivalent arg")) {
+      String reason = String.valueOf(e.getCause());
+      if (!reason.contains("inequivalent arg")) {
         throw e;
       }
+      channel = connection.createChannel();
+      if (ReportQueueUpgrade.boundNamed(reason) != null
+          && ReportQueueUpgrade.run(
+              factory,
+              config.rabbit().reportsExchange(),
+              queue,
+              config.reportQueueArguments(),
+              this::handle)) {
+        channel.queueDeclare(queue, true, false, false, config.reportQueueArguments());
+        return;
+      }
       LOG.warn(
-          "queue {} exists with other arguments than x-max-length={}, x-overflow=drop-head,"
+          "queue {} exists with other arguments than x-max-length={}, x-overflow=reject-publish,"
               + " x-expires={} ({}); using it as it is. Delete it to have it declared with them"
-              + " (rabbitmqctl delete_queue {}), or set them with a policy",
-          config.reportQueue(),
+              + " (rabbitmqctl delete_queue {})",
+          queue,
           config.reportQueueMaxLength(),
           config.reportQueueExpiry().toMillis(),
-          e.getCause().getMessage(),
-          config.reportQueue());
-      channel = connection.createChannel();
-      channel.queueDeclarePassive(config.reportQueue());
+          e.getCause() == null ? e : e.getCause().getMessage(),
+          queue);
+      channel.queueDeclarePassive(queue);
     }
   }
 

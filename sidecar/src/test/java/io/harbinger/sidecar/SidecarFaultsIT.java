@@ -14,6 +14,7 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.harbinger.predictor.Keys;
 import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.rabbit.ReportPublisher;
 import io.harbinger.testing.BrokerKind;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.ProgressWait;
@@ -174,7 +175,7 @@ class SidecarFaultsIT {
   }
 
   @EachBroker
-  void reportQueue_isDeclaredWithALengthLimitDroppingTheOldestAndAnExpiry() throws Exception {
+  void reportQueue_isDeclaredWithALengthLimitRefusingNewBatchesAndAnExpiry() throws Exception {
     Sidecar s =
         start("replica-bounds", "reports.queue-max-length", "500", "reports.queue-expiry", "2h");
 
@@ -182,27 +183,140 @@ class SidecarFaultsIT {
     assertThat(line)
         .contains("x-max-length")
         .contains("500")
-        .contains("drop-head")
+        .contains("reject-publish")
         .contains("x-expires")
         .contains("7200000");
   }
 
+  /**
+   * A flood of junk from a user who cannot forge a report fills the replica's queue while the
+   * sidecar is away: it cannot push out the trusted batches already queued, and the trusted batches
+   * RabbitMQ refuses while the queue is full are counted by their publisher and declared to the
+   * sidecar.
+   */
   @EachBroker
-  void reportQueueThatExistsWithoutBounds_isUsedAsItIs(TestBroker broker) throws Exception {
-    String queue = exchange + ".replica-old";
-    try (Connection c = broker.newConnection("harbinger-it-old");
-        Channel ch = c.createChannel()) {
-      ch.queueDeclare(queue, true, false, false, Map.of());
+  void floodFromAnUntrustedUser_cannotPushOutQueuedReports_andRefusedOnesAreCounted()
+      throws Exception {
+    String user = broker.factory().getUsername();
+    start("replica-flood", "reports.queue-max-length", "100").close();
+    ReportPublisher reporter = ReportPublisher.builder(broker.factory()).exchange(exchange).start();
+    TemporaryUser bob = broker.addUser("bob", "", ".*", "");
+    try (bob;
+        Connection bobs = bob.newConnection("harbinger-it-bob")) {
+      for (int i = 0; i < 1_000; i++) {
+        reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000));
+      }
+      ProgressWait.on("reports sent", reporter::sent).untilAtLeast(1_000);
+
+      Channel ch = bobs.createChannel();
+      ch.confirmSelect();
+      AMQP.BasicProperties asBob = new AMQP.BasicProperties.Builder().userId(bob.name()).build();
+      byte[] junk = ReportBatch.newBuilder().setReporterId("junk").build().toByteArray();
+      for (int i = 0; i < 1_000; i++) {
+        ch.basicPublish(exchange, "", asBob, junk);
+      }
+      // Settled, refused or not: the queue holds 100 batches at most.
+      ch.waitForConfirms(60_000);
+
+      for (int i = 0; i < 500; i++) {
+        reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000));
+      }
+      ProgressWait.on("reports sent or dropped", () -> reporter.sent() + reporter.dropped())
+          .untilAtLeast(1_500);
+
+      Sidecar s = start("replica-flood", "reports.queue-max-length", "100");
+      ProgressWait.on("report messages read", () -> SidecarTestSupport.messagesRead(s))
+          .untilAtLeast(100);
+      for (int i = 0; i < 10; i++) {
+        reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000));
+      }
+      ProgressWait.on("report messages read", () -> SidecarTestSupport.messagesRead(s))
+          .until(
+              "every report sent learned and every one refused declared",
+              () ->
+                  SidecarTestSupport.learned(s) == 1_010
+                      && s.reports().stats().reporterDrops() == 500);
+
+      assertThat(reporter.dropped()).isEqualTo(500);
+      assertThat(SidecarTestSupport.learned(s) + s.reports().stats().reporterDrops())
+          .isEqualTo(reporter.sent() + reporter.dropped());
+      assertThat(s.metrics().scrape())
+          .contains("harbinger_reports_learned_total 1010.0")
+          .contains("harbinger_reports_dropped_by_reporters_total 500.0");
+    } finally {
+      reporter.close();
     }
-    Sidecar s = start("replica-old");
+  }
+
+  @EachBroker
+  void reportQueueOfTheDropHeadVersion_isReplaced_keepingTheBatchesWaitingInIt(TestBroker broker)
+      throws Exception {
+    String queue = exchange + ".replica-old";
+    queueOfAnEarlierVersion(
+        broker,
+        queue,
+        Map.of("x-max-length", 10_000, "x-overflow", "drop-head", "x-expires", 86_400_000));
+
+    upgradedSidecar_learnsWhatWaitedAndWhatComes("replica-old");
+  }
+
+  @EachBroker
+  void reportQueueWithoutBounds_isReplaced_keepingTheBatchesWaitingInIt(TestBroker broker)
+      throws Exception {
+    String queue = exchange + ".replica-unbounded";
+    queueOfAnEarlierVersion(broker, queue, Map.of());
+
+    upgradedSidecar_learnsWhatWaitedAndWhatComes("replica-unbounded");
+  }
+
+  /** Declares a queue as an earlier version did, bound, with two batches (6 reports) waiting. */
+  private void queueOfAnEarlierVersion(TestBroker broker, String queue, Map<String, Object> args)
+      throws Exception {
+    queues.add(queue);
     try (Connection c = broker.newConnection("harbinger-it-old");
         Channel ch = c.createChannel()) {
-      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(2));
+      ch.exchangeDeclare(exchange, "fanout", true);
+      ch.queueDeclare(queue, true, false, false, args);
+      ch.queueBind(queue, exchange, "");
+      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
+      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
+    }
+  }
+
+  private void upgradedSidecar_learnsWhatWaitedAndWhatComes(String replica) throws Exception {
+    Sidecar s = start(replica);
+    ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(6);
+    try (Connection c = broker.newConnection("harbinger-it-after");
+        Channel ch = c.createChannel()) {
+      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
     }
 
-    ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(6);
-    assertThat(SidecarTestSupport.learned(s)).isEqualTo(6);
+    ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(9);
+    assertThat(SidecarTestSupport.learned(s)).isEqualTo(9);
     assertThat(s.notReady()).isEmpty();
+    assertThat(queueLine(s.config().reportQueue()))
+        .contains("reject-publish")
+        .containsPattern("\\s0\\s+1\\s");
+    assertThat(broker.rabbitmqctl("list_queues", "-q", "name")).doesNotContain(".upgrading");
+  }
+
+  @EachBroker
+  void reportQueueOfAnEarlierVersionWithAnotherConsumer_isUsedAsItIs(TestBroker broker)
+      throws Exception {
+    String queue = exchange + ".replica-shared";
+    queues.add(queue);
+    try (Connection c = broker.newConnection("harbinger-it-other");
+        Channel ch = c.createChannel()) {
+      ch.exchangeDeclare(exchange, "fanout", true);
+      ch.queueDeclare(queue, true, false, false, Map.of("x-overflow", "drop-head"));
+      ch.queueBind(queue, exchange, "");
+      ch.basicConsume(queue, true, (tag, delivery) -> {}, tag -> {});
+
+      Sidecar s = start("replica-shared");
+
+      assertThat(s.notReady()).isEmpty();
+      assertThat(queueLine(queue)).contains("drop-head").containsPattern("\\s0\\s+2\\s");
+    }
   }
 
   @EachBroker
