@@ -301,6 +301,163 @@ class EmbeddedRouterIT {
     }
   }
 
+  /** How often the routers of the binding tests check their queue's binding. */
+  private static final Duration BINDING_CHECK = Duration.ofSeconds(1);
+
+  /**
+   * The reports exchange deleted under a router while a reporter keeps sending: the reporter
+   * declares it again at once, and the router's queue, no longer bound, gets nothing. The router
+   * finds out and binds it again, and {@link EmbeddedRouter#consuming()} is false meanwhile, with
+   * the reason.
+   */
+  @EachBroker
+  void reportsExchangeDeletedAndDeclaredAgain_routerBindsAgain_notConsumingMeanwhile(
+      TestBroker broker) throws Exception {
+    ConnectionFactory factory = broker.factory();
+    String exchange = TestBroker.unique("reports");
+    HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+    EmbeddedRouter router =
+        EmbeddedRouter.builder(factory, predictor)
+            .exchange(exchange)
+            .checkInterval(BINDING_CHECK)
+            .start();
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    try (Reporting reporting = new Reporting(broker, exchange)) {
+      ProgressWait.on("reports learned", () -> learned(router)).untilAtLeast(100);
+      assertThat(router.consuming()).isTrue();
+
+      Quietly.deleteExchange(admin, exchange);
+      List<String> reasons = new java.util.concurrent.CopyOnWriteArrayList<>();
+      ProgressWait.on("reports sent", reporting.publisher::sent)
+          .until(
+              "the router not consuming",
+              () -> {
+                router.problem().ifPresent(reasons::add);
+                return !router.consuming();
+              });
+      long before = learned(router);
+      ProgressWait.on("reports sent", reporting.publisher::sent)
+          .until(
+              "the router learning and consuming again",
+              () -> learned(router) > before + 100 && router.consuming());
+
+      assertThat(reasons)
+          .anySatisfy(
+              r ->
+                  assertThat(r)
+                      .contains("queue " + router.queue())
+                      .containsAnyOf("its binding was lost", "was missing"));
+      assertThat(router.bindingRepairs()).isEqualTo(1);
+    } finally {
+      Quietly.close(router);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+    }
+  }
+
+  /**
+   * After a connection recovery the router's server-named queue has a new name: its binding checks
+   * follow it, and a binding lost later is still found and restored.
+   */
+  @EachBroker
+  void connectionRecovered_thenExchangeDeclaredAgain_routerBindsItsRenamedQueue(TestBroker broker)
+      throws Exception {
+    ConnectionFactory factory = broker.factory();
+    String exchange = TestBroker.unique("reports");
+    HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+    EmbeddedRouter router =
+        EmbeddedRouter.builder(factory, predictor)
+            .exchange(exchange)
+            .checkInterval(BINDING_CHECK)
+            .start();
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    try (Reporting reporting = new Reporting(broker, exchange)) {
+      ProgressWait.on("reports learned", () -> learned(router)).untilAtLeast(100);
+      String first = router.queue();
+
+      broker.closeConnectionFromBroker("harbinger-embedded-router");
+      ProgressWait.on("reports sent", reporting.publisher::sent)
+          .until(
+              "the router recovered, consuming its renamed queue",
+              () -> !router.queue().equals(first) && router.consuming());
+      Quietly.deleteExchange(admin, exchange);
+      long before = learned(router);
+      ProgressWait.on("reports sent", reporting.publisher::sent)
+          .until(
+              "the router learning again after the exchange was declared again",
+              () -> learned(router) > before + 100 && router.consuming());
+
+      assertThat(router.bindingRepairs()).isEqualTo(1);
+    } finally {
+      Quietly.close(router);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+    }
+  }
+
+  /**
+   * A router whose user may not publish to the reports exchange cannot probe it: it binds its queue
+   * again at every check instead, and learns again after the exchange was declared again.
+   */
+  @EachBroker
+  void routerThatMayNotPublishToTheExchange_bindsAgainAtEveryCheck(TestBroker broker)
+      throws Exception {
+    String exchange = TestBroker.unique("reports");
+    TemporaryUser learner = broker.addUser("learner", ".*", "^amq\\.gen-.*", ".*");
+    HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    EmbeddedRouter router = null;
+    try (learner;
+        Reporting reporting = new Reporting(broker, exchange)) {
+      router =
+          EmbeddedRouter.builder(learner.factory(), predictor)
+              .exchange(exchange)
+              .trustedReporters(TrustedReporters.of(broker.factory().getUsername()))
+              .checkInterval(BINDING_CHECK)
+              .start();
+      EmbeddedRouter r = router;
+      ProgressWait.on("reports learned", () -> learned(r)).untilAtLeast(100);
+
+      Quietly.deleteExchange(admin, exchange);
+      long before = learned(r);
+      ProgressWait.on("reports sent", reporting.publisher::sent)
+          .until(
+              "the router learning again after the exchange was declared again",
+              () -> learned(r) > before + 100 && r.consuming());
+    } finally {
+      Quietly.close(router);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+    }
+  }
+
+  /** A reporter that publishes a report of the broker's user every 5 ms until closed. */
+  private static final class Reporting implements AutoCloseable {
+    final ReportPublisher publisher;
+    private final java.util.concurrent.ScheduledExecutorService sender =
+        Executors.newSingleThreadScheduledExecutor();
+
+    Reporting(TestBroker broker, String exchange) throws Exception {
+      String user = broker.factory().getUsername();
+      publisher = ReportPublisher.builder(broker.factory()).exchange(exchange).start();
+      DurationReport report =
+          DurationReport.newBuilder()
+              .setProducer(user)
+              .setJobType("send_email")
+              .setOutcome(Outcome.OUTCOME_ACK)
+              .setHandlerNanos(1_400_000)
+              .build();
+      sender.scheduleAtFixedRate(
+          () -> publisher.accept(report), 0, 5, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+      Quietly.shutdown(sender);
+      publisher.close();
+    }
+  }
+
   @EachBroker
   void reporterLimitedToSomeProducers_reportsAboutOthersAreCountedAsForged(TestBroker broker)
       throws Exception {

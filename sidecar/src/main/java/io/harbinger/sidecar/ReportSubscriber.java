@@ -11,11 +11,14 @@ import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.rabbit.IngestStats;
+import io.harbinger.rabbit.ReportBinding;
 import io.harbinger.rabbit.ReportIngestor;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -57,12 +60,23 @@ import org.slf4j.LoggerFactory;
  * automatic recovery, which redeclares the queue, binding and consumer after a network failure; a
  * consumer that RabbitMQ cancels (its queue deleted) is set up again after a second.
  *
+ * <p>Automatic recovery does not notice a binding that the broker dropped while the connection
+ * stayed up (the exchange deleted, and maybe declared again by a reporter): a {@link ReportBinding}
+ * checks the exchange and the binding every {@value #BINDING_CHECK_SECONDS} s, end to end with a
+ * probe when no report came, binds the queue again when the binding was lost, and its problem (such
+ * as the exchange declared again as a direct exchange) is part of {@link #problem()}, so health
+ * says NOT_SERVING while reports do not reach the queue. Probes, this replica's and other
+ * learners', are acknowledged and never ingested.
+ *
  * <p>Assumptions and guarantees: one consumer thread delivers reports in order; {@link #close()}
  * waits for the delivery in progress. {@link #problem()} may be called from any thread.
  */
 final class ReportSubscriber implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReportSubscriber.class);
+
+  /** How often the queue's binding to the reports exchange is checked, by default. */
+  static final long BINDING_CHECK_SECONDS = 5;
 
   /** How far in the future a report's publish time may be and still count for the lag. */
   static final long MAX_FUTURE_MICROS = 60_000_000L;
@@ -80,13 +94,21 @@ final class ReportSubscriber implements AutoCloseable {
   private volatile boolean closed;
   private volatile String consumerProblem = "not started";
   private final SidecarConfig config;
+  private final Duration bindingCheck;
+  private volatile ReportBinding binding;
   private ConnectionFactory factory;
   private Connection connection;
   private Channel channel;
 
-  ReportSubscriber(Predictor predictor, RouteTable routes, Clock clock, SidecarConfig config) {
+  ReportSubscriber(
+      Predictor predictor,
+      RouteTable routes,
+      Clock clock,
+      SidecarConfig config,
+      Duration bindingCheck) {
     this.clock = clock;
     this.config = config;
+    this.bindingCheck = bindingCheck;
     this.ingestor =
         ReportIngestor.builder(predictor)
             .reporters(config.trustedReporters())
@@ -168,6 +190,13 @@ final class ReportSubscriber implements AutoCloseable {
           }
         });
     started = true;
+    binding =
+        ReportBinding.builder(
+                factory, connection, config.rabbit().reportsExchange(), config.reportQueue())
+            .name("harbinger-sidecar " + config.replicaId())
+            .interval(bindingCheck)
+            .consuming(() -> consumerUp && connection.isOpen())
+            .start();
     subscribe();
     LOG.info(
         "consuming reports from queue {} bound to {}; trusted reporters: {}",
@@ -223,7 +252,7 @@ final class ReportSubscriber implements AutoCloseable {
               String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
               throws IOException {
             try {
-              handle(envelope, properties, body);
+              deliver(envelope, properties, body);
             } finally {
               getChannel().basicAck(envelope.getDeliveryTag(), false);
             }
@@ -234,8 +263,11 @@ final class ReportSubscriber implements AutoCloseable {
     consumerProblem = "";
   }
 
-  /** Handles one delivered (or, while a queue is replaced, fetched) message. */
-  private void handle(Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+  /** Handles one delivered (or, while a queue is replaced, fetched) message: probes are skipped. */
+  private void deliver(Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+    if (binding.isProbe(envelope, properties)) {
+      return;
+    }
     ingestor.ingest(properties == null ? null : properties.getUserId(), body);
     deliveries.incrementAndGet();
   }
@@ -257,7 +289,7 @@ final class ReportSubscriber implements AutoCloseable {
               config.rabbit().reportsExchange(),
               queue,
               config.reportQueueArguments(),
-              this::handle)) {
+              this::deliver)) {
         channel.queueDeclare(queue, true, false, false, config.reportQueueArguments());
         return;
       }
@@ -317,7 +349,8 @@ final class ReportSubscriber implements AutoCloseable {
       return Optional.of(
           consumerProblem.isEmpty() ? "the report consumer is down" : consumerProblem);
     }
-    return Optional.empty();
+    ReportBinding b = binding;
+    return b == null ? Optional.empty() : b.problem();
   }
 
   long resubscriptions() {
@@ -351,6 +384,19 @@ final class ReportSubscriber implements AutoCloseable {
   }
 
   void registerMetrics(MeterRegistry registry) {
+    repairs(registry, "exchange_missing", ReportBinding::exchangesMissing);
+    repairs(registry, "probe_lost", ReportBinding::probesLost);
+    Gauge.builder(
+            "harbinger_report_queue_messages",
+            this,
+            r -> {
+              ReportBinding b = r.binding;
+              return b == null || b.queueMessages() < 0 ? Double.NaN : b.queueMessages();
+            })
+        .description(
+            "Report batches waiting in this replica's queue at the last binding check (NaN"
+                + " before it); at reports.queue-max-length RabbitMQ refuses new batches.")
+        .register(registry);
     counter(registry, "harbinger_report_batches", "Report batches ingested.", s -> s.batches());
     counter(registry, "harbinger_reports_learned", "Reports learned (acks).", s -> s.learned());
     counter(registry, "harbinger_reports_censored", "Censored reports learned.", s -> s.censored());
@@ -387,6 +433,18 @@ final class ReportSubscriber implements AutoCloseable {
     return newestPublishedMicros.get();
   }
 
+  private void repairs(MeterRegistry registry, String reason, ToDoubleFunction<ReportBinding> f) {
+    FunctionCounter.builder(
+            "harbinger_report_binding_repairs",
+            this,
+            r -> r.binding == null ? 0 : f.applyAsDouble(r.binding))
+        .description(
+            "Times this replica's queue was found cut off from the reports exchange and bound"
+                + " again, by how: the exchange missing, or a probe that did not come back.")
+        .tag("reason", reason)
+        .register(registry);
+  }
+
   private void rejected(MeterRegistry registry, String reason, ToDoubleFunction<IngestStats> f) {
     FunctionCounter.builder("harbinger_reports_rejected", this, s -> f.applyAsDouble(s.stats()))
         .description("Reports or batches refused, by reason.")
@@ -406,6 +464,10 @@ final class ReportSubscriber implements AutoCloseable {
     closed = true;
     consumerUp = false;
     resubscriber.shutdownNow();
+    ReportBinding b = binding;
+    if (b != null) {
+      b.close();
+    }
     try {
       if (connection != null) {
         connection.close(5_000);

@@ -28,6 +28,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +44,11 @@ import org.junit.jupiter.api.io.TempDir;
 class SidecarFaultsIT {
 
   @TempDir Path dir;
+
+  /** How often the sidecars of the binding tests check their queue's binding. */
+  private static final Duration BINDING_CHECK = Duration.ofSeconds(1);
+
+  private Duration bindingCheck = Duration.ofSeconds(ReportSubscriber.BINDING_CHECK_SECONDS);
 
   private TestBroker broker;
   private final String exchange = TestBroker.unique("reports");
@@ -76,7 +85,7 @@ class SidecarFaultsIT {
     SidecarConfig config = SidecarTestSupport.config(snapshots, settings.toArray(String[]::new));
     queues.add(config.reportQueue());
     String name = InProcessServerBuilder.generateName();
-    Sidecar s = Sidecar.start(config, InProcessServerBuilder.forName(name), true);
+    Sidecar s = Sidecar.start(config, InProcessServerBuilder.forName(name), true, bindingCheck);
     sidecars.add(s);
     channels.add(InProcessChannelBuilder.forName(name).build());
     return s;
@@ -317,6 +326,106 @@ class SidecarFaultsIT {
       assertThat(s.notReady()).isEmpty();
       assertThat(queueLine(queue)).contains("drop-head").containsPattern("\\s0\\s+2\\s");
     }
+  }
+
+  /**
+   * The reports exchange deleted under a sidecar while a reporter keeps sending: the reporter
+   * declares it again at once, and the sidecar's queue, no longer bound, gets nothing. The sidecar
+   * finds out, binds it again, and says NOT_SERVING with the reason meanwhile.
+   */
+  @EachBroker
+  void reportsExchangeDeletedAndDeclaredAgainByAReporter_sidecarBindsAgain_notServingMeanwhile()
+      throws Exception {
+    bindingCheck = BINDING_CHECK;
+    Sidecar s = start("replica-rebind");
+    String user = broker.factory().getUsername();
+    ReportPublisher reporter = ReportPublisher.builder(broker.factory()).exchange(exchange).start();
+    ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
+    try {
+      sender.scheduleAtFixedRate(
+          () -> reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000)),
+          0,
+          5,
+          TimeUnit.MILLISECONDS);
+      ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(100);
+      assertThat(health()).isEqualTo(ServingStatus.SERVING);
+
+      try (Connection c = broker.newConnection("harbinger-it-delete");
+          Channel ch = c.createChannel()) {
+        ch.exchangeDelete(exchange);
+      }
+      List<String> reasons = new CopyOnWriteArrayList<>();
+      ProgressWait.on("reports sent", reporter::sent)
+          .until(
+              "the sidecar not serving",
+              () -> {
+                s.notReady().ifPresent(reasons::add);
+                return health() == ServingStatus.NOT_SERVING;
+              });
+      long before = SidecarTestSupport.learned(s);
+      ProgressWait.on("reports sent", reporter::sent)
+          .until(
+              "the sidecar learning and serving again",
+              () ->
+                  SidecarTestSupport.learned(s) > before + 100
+                      && health() == ServingStatus.SERVING);
+
+      assertThat(reasons)
+          .anySatisfy(
+              r ->
+                  assertThat(r)
+                      .contains("queue " + s.config().reportQueue())
+                      .containsAnyOf("its binding was lost", "was missing"));
+      assertThat(s.metrics().scrape())
+          .containsPattern(
+              "harbinger_report_binding_repairs_total\\{reason=\"(probe_lost|exchange_missing)\"\\} 1.0");
+    } finally {
+      Quietly.shutdown(sender);
+      reporter.close();
+    }
+  }
+
+  /**
+   * The reports exchange declared again as a direct exchange: the sidecar cannot learn through it,
+   * says so naming the exchange and its type, and learns again once it is a fanout again.
+   */
+  @EachBroker
+  void reportsExchangeDeclaredAgainAsDirect_notServingNamesItsType_untilItIsAFanoutAgain()
+      throws Exception {
+    bindingCheck = BINDING_CHECK;
+    Sidecar s = start("replica-direct");
+    await().atMost(Duration.ofSeconds(10)).until(() -> health() == ServingStatus.SERVING);
+
+    try (Connection c = broker.newConnection("harbinger-it-direct");
+        Channel ch = c.createChannel()) {
+      ch.exchangeDelete(exchange);
+      ch.exchangeDeclare(exchange, "direct", true);
+    }
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> health() == ServingStatus.NOT_SERVING);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(s.notReady())
+                    .hasValueSatisfying(
+                        r ->
+                            assertThat(r)
+                                .contains("'" + exchange + "' is a direct exchange, not fanout")));
+
+    try (Connection c = broker.newConnection("harbinger-it-fanout");
+        Channel ch = c.createChannel()) {
+      ch.exchangeDelete(exchange);
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> s.notReady().isEmpty() || !s.notReady().get().contains("direct"));
+    try (Connection c = broker.newConnection("harbinger-it-after");
+        Channel ch = c.createChannel()) {
+      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
+    }
+    ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(3);
+    await().atMost(Duration.ofSeconds(30)).until(() -> health() == ServingStatus.SERVING);
   }
 
   @EachBroker
