@@ -1,7 +1,6 @@
 package io.harbinger.rabbit;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -93,7 +92,7 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
     ReportBinding checks = null;
     try {
       this.channel = connection.createChannel();
-      channel.exchangeDeclare(b.exchange, BuiltinExchangeType.FANOUT, true);
+      ReportBinding.declareExchange(channel, b.exchange);
       String queue =
           channel
               .queueDeclare(

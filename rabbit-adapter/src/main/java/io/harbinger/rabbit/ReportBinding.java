@@ -254,7 +254,7 @@ public final class ReportBinding implements AutoCloseable {
     }
     if (!exchangeExists()) {
       exchangesMissing.increment();
-      declareExchange();
+      declareFanout();
       bind();
       raise(
           "the reports exchange '"
@@ -370,7 +370,7 @@ public final class ReportBinding implements AutoCloseable {
     }
   }
 
-  private void declareExchange() throws IOException {
+  private void declareFanout() throws IOException {
     topology().exchangeDeclare(exchange, BuiltinExchangeType.FANOUT, true);
   }
 
@@ -380,7 +380,7 @@ public final class ReportBinding implements AutoCloseable {
    */
   private String otherType() throws IOException {
     try {
-      declareExchange();
+      declareFanout();
       otherPropertiesLogged = false;
       return null;
     } catch (IOException e) {
@@ -509,6 +509,34 @@ public final class ReportBinding implements AutoCloseable {
           queue,
           cause.getMessage(),
           exchange);
+    }
+  }
+
+  /**
+   * Declares the reports exchange as every learner does, a durable fanout, and says clearly when it
+   * exists with another type.
+   *
+   * @param channel the channel to declare it on; closed by RabbitMQ when the declaration fails
+   * @param exchange the reports exchange
+   * @throws IOException naming the exchange, its type and the fix when it is not a fanout, or what
+   *     RabbitMQ answered otherwise
+   */
+  public static void declareExchange(Channel channel, String exchange) throws IOException {
+    try {
+      channel.exchangeDeclare(exchange, BuiltinExchangeType.FANOUT, true);
+    } catch (IOException e) {
+      String type = typeNamed(String.valueOf(e.getCause()));
+      if (type == null) {
+        throw e;
+      }
+      throw new IOException(
+          "the reports exchange '"
+              + exchange
+              + "' is a "
+              + type
+              + " exchange, not fanout: reports published to it reach no learner. Delete it (the"
+              + " learners and reporters declare it again as a durable fanout)",
+          e);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.harbinger.rabbit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
@@ -426,6 +427,25 @@ class EmbeddedRouterIT {
               () -> learned(r) > before + 100 && r.consuming());
     } finally {
       Quietly.close(router);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+    }
+  }
+
+  @EachBroker
+  void reportsExchangeOfAnotherTypeAtStart_startFailsNamingTheExchangeAndItsType(TestBroker broker)
+      throws Exception {
+    String exchange = TestBroker.unique("reports");
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    try (Channel ch = admin.createChannel()) {
+      ch.exchangeDeclare(exchange, "topic", true);
+      HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+
+      assertThatThrownBy(
+              () -> EmbeddedRouter.builder(broker.factory(), predictor).exchange(exchange).start())
+          .isInstanceOf(java.io.IOException.class)
+          .hasMessageContaining("the reports exchange '" + exchange + "' is a topic exchange");
+    } finally {
       Quietly.deleteExchange(admin, exchange);
       Quietly.close(admin);
     }

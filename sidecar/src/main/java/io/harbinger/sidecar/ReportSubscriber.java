@@ -214,7 +214,7 @@ final class ReportSubscriber implements AutoCloseable {
     }
     channel = connection.createChannel();
     String exchange = config.rabbit().reportsExchange();
-    channel.exchangeDeclare(exchange, "fanout", true);
+    ReportBinding.declareExchange(channel, exchange);
     declareQueue();
     channel.queueBind(config.reportQueue(), exchange, "");
     channel.basicQos(config.rabbit().prefetch());

@@ -1,6 +1,7 @@
 package io.harbinger.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
@@ -426,6 +427,20 @@ class SidecarFaultsIT {
     }
     ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(3);
     await().atMost(Duration.ofSeconds(30)).until(() -> health() == ServingStatus.SERVING);
+  }
+
+  @EachBroker
+  void reportsExchangeOfAnotherTypeAtStart_startFailsNamingTheExchangeAndItsType()
+      throws Exception {
+    try (Connection c = broker.newConnection("harbinger-it-direct");
+        Channel ch = c.createChannel()) {
+      ch.exchangeDeclare(exchange, "direct", true);
+    }
+
+    assertThatThrownBy(() -> start("replica-direct-at-start"))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessageContaining("the reports exchange '" + exchange + "' is a direct exchange")
+        .hasMessageContaining("Delete it");
   }
 
   @EachBroker
