@@ -90,42 +90,49 @@ final class ReportQueueUpgrade {
    * @param arguments the arguments to declare it with
    * @param sink takes the batches waiting in the old queue and those published meanwhile
    * @return true when the old queue was deleted (the caller declares and binds the queue then,
-   *     which this has done once already); false when it is kept as it is
-   * @throws IOException when the upgrade connection cannot be opened
+   *     which this has done once already); false when it is kept as it is (the reason logged at
+   *     WARN)
    */
   static boolean run(
       ConnectionFactory factory,
       String exchange,
       String queue,
       Map<String, Object> arguments,
-      Sink sink)
-      throws IOException {
+      Sink sink) {
     ConnectionFactory own = factory.clone();
     own.setAutomaticRecoveryEnabled(false);
     own.setTopologyRecoveryEnabled(false);
     Connection connection;
     try {
       connection = own.newConnection("harbinger-sidecar upgrade " + queue);
-    } catch (TimeoutException e) {
-      throw new IOException("opening a connection to replace queue " + queue + " timed out", e);
+    } catch (IOException | TimeoutException | RuntimeException e) {
+      LOG.warn("queue {} cannot be replaced (no connection: {})", queue, e.toString());
+      return false;
     }
     String temporary = queue + ".upgrading";
     boolean oldDeleted = false;
     try {
-      Channel ch = connection.createChannel();
-      int consumers = ch.queueDeclarePassive(queue).getConsumerCount();
-      if (consumers > 0) {
-        LOG.warn(
-            "queue {} has {} other consumer(s) (a replica with the same id?); it is used as it is",
-            queue,
-            consumers);
+      try {
+        Channel first = connection.createChannel();
+        int consumers = first.queueDeclarePassive(queue).getConsumerCount();
+        if (consumers > 0) {
+          LOG.warn(
+              "queue {} cannot be replaced: {} other consumer(s) use it (a replica with the same"
+                  + " id?)",
+              queue,
+              consumers);
+          return false;
+        }
+        Map<String, Object> temporaryArguments = new HashMap<>(arguments);
+        temporaryArguments.remove("x-expires");
+        first.queueDeclare(temporary, false, true, false, temporaryArguments);
+        first.queueBind(temporary, exchange, "");
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("queue {} cannot be replaced: {}", queue, reason(e));
         return false;
       }
-      Map<String, Object> temporaryArguments = new HashMap<>(arguments);
-      temporaryArguments.remove("x-expires");
-      ch.queueDeclare(temporary, false, true, false, temporaryArguments);
-      ch.queueBind(temporary, exchange, "");
       try {
+        Channel ch = connection.createChannel();
         ch.queueUnbind(queue, exchange, "");
         long moved = drain(ch, queue, sink);
         ch.queueDelete(queue, false, true);
@@ -147,7 +154,7 @@ final class ReportQueueUpgrade {
             "replacing queue {} failed{}: {}",
             queue,
             oldDeleted ? "" : "; it is used as it is",
-            e.getCause() != null ? e.getCause().getMessage() : e.toString());
+            reason(e));
         keepWhatWaits(connection, exchange, queue, temporary, oldDeleted, sink);
         return oldDeleted;
       }
@@ -158,6 +165,10 @@ final class ReportQueueUpgrade {
         LOG.debug("closing the upgrade connection: {}", e.toString());
       }
     }
+  }
+
+  private static String reason(Exception e) {
+    return e.getCause() != null ? e.getCause().getMessage() : e.toString();
   }
 
   /** After a failed step: binds the old queue again if it is still there, and drains the other. */

@@ -311,6 +311,33 @@ class SidecarFaultsIT {
   }
 
   @EachBroker
+  void reportQueueOfAnEarlierVersion_thatTheSidecarMayNotReplace_isUsedAsItIs(TestBroker broker)
+      throws Exception {
+    String queue = exchange + ".replica-perm";
+    queueOfAnEarlierVersion(broker, queue, Map.of("x-overflow", "drop-head"));
+    // Its user may use its queue and the exchange, but not declare the temporary queue.
+    String own = "^" + java.util.regex.Pattern.quote(exchange) + "(\\.replica-perm)?$";
+    TemporaryUser sidecarUser = broker.addUser("sidecar", own, own, ".*");
+    Path password = Files.writeString(dir.resolve("password"), sidecarUser.password());
+    try (sidecarUser) {
+      Sidecar s =
+          start(
+              "replica-perm",
+              "rabbitmq.username",
+              sidecarUser.name(),
+              "rabbitmq.password-file",
+              password.toString(),
+              "reports.trusted-reporters",
+              broker.factory().getUsername());
+
+      ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(6);
+      assertThat(SidecarTestSupport.learned(s)).isEqualTo(6);
+      assertThat(s.notReady()).isEmpty();
+      assertThat(queueLine(queue)).contains("drop-head");
+    }
+  }
+
+  @EachBroker
   void reportQueueOfAnEarlierVersionWithAnotherConsumer_isUsedAsItIs(TestBroker broker)
       throws Exception {
     String queue = exchange + ".replica-shared";
