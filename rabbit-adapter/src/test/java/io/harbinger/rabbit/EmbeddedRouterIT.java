@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -333,8 +334,9 @@ class EmbeddedRouterIT {
           .until(
               "the router not consuming",
               () -> {
-                router.problem().ifPresent(reasons::add);
-                return !router.consuming();
+                Optional<String> problem = router.problem();
+                problem.ifPresent(reasons::add);
+                return problem.isPresent();
               });
       long before = learned(router);
       ProgressWait.on("reports sent", reporting.publisher::sent)

@@ -387,8 +387,12 @@ class SidecarFaultsIT {
           .until(
               "the sidecar not serving",
               () -> {
+                // Health first: the sidecar sets the reason before it sets gRPC health.
+                if (health() != ServingStatus.NOT_SERVING) {
+                  return false;
+                }
                 s.notReady().ifPresent(reasons::add);
-                return health() == ServingStatus.NOT_SERVING;
+                return !reasons.isEmpty();
               });
       long before = SidecarTestSupport.learned(s);
       ProgressWait.on("reports sent", reporter::sent)
