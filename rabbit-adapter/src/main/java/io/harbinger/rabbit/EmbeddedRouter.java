@@ -1,7 +1,6 @@
 package io.harbinger.rabbit;
 
 import com.rabbitmq.client.AMQP;
-import com.rabbitmq.client.BuiltinExchangeType;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
@@ -15,8 +14,10 @@ import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Router;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -28,8 +29,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It opens a connection of its own from the application's {@link ConnectionFactory} (the factory
  * is copied, not changed), binds a queue of its own (server-named, exclusive, at most {@value
- * #QUEUE_MAX_LENGTH} messages, oldest dropped first) to the reports exchange and feeds every batch
- * through a {@link ReportIngestor}; every process with an embedded router learns from every
+ * #QUEUE_MAX_LENGTH} messages, new ones refused beyond that so that a flood of junk cannot push out
+ * the reports queued: their publishers' confirms are nacks) to the reports exchange and feeds every
+ * batch through a {@link ReportIngestor}; every process with an embedded router learns from every
  * reporter. Reports are acknowledged after they are ingested (garbage included), never with
  * automatic acknowledgement, and the connection accepts message bodies up to {@link
  * Builder#maxInboundMessageBytes} (128 MiB by default, RabbitMQ 3.x's own limit), so that no
@@ -51,7 +53,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedRouter implements Router, AutoCloseable {
 
-  /** Most report batches waiting in the router's queue before the oldest are dropped. */
+  /**
+   * Most report batches waiting in the router's queue; RabbitMQ refuses more ({@code x-overflow:
+   * reject-publish}), and a {@link ReportPublisher} counts a refused batch as dropped.
+   */
   public static final int QUEUE_MAX_LENGTH = 10_000;
 
   /** The largest message body the router's connection accepts by default: 128 MiB. */
@@ -66,7 +71,7 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
   private final ReportIngestor ingestor;
   private final Connection connection;
   private final Channel channel;
-  private final String queue;
+  private final ReportBinding binding;
   private final LongAdder failures = new LongAdder();
   private final int levels;
   private final int defaultLevel;
@@ -84,19 +89,27 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
     own.setTopologyRecoveryEnabled(true);
     own.setMaxInboundMessageBodySize(b.maxInboundMessageBytes);
     this.connection = own.newConnection("harbinger-embedded-router");
+    ReportBinding checks = null;
     try {
       this.channel = connection.createChannel();
-      channel.exchangeDeclare(b.exchange, BuiltinExchangeType.FANOUT, true);
-      queue =
+      ReportBinding.declareExchange(channel, b.exchange);
+      String queue =
           channel
               .queueDeclare(
                   "",
                   false,
                   true,
                   true,
-                  Map.of("x-max-length", QUEUE_MAX_LENGTH, "x-overflow", "drop-head"))
+                  Map.of("x-max-length", QUEUE_MAX_LENGTH, "x-overflow", "reject-publish"))
               .getQueue();
       channel.queueBind(queue, b.exchange, "");
+      checks =
+          ReportBinding.builder(own, connection, b.exchange, queue)
+              .name("harbinger-embedded-router")
+              .interval(b.checkInterval)
+              .consuming(() -> consuming && connection.isOpen())
+              .start();
+      binding = checks;
       channel.basicQos(PREFETCH);
       channel.basicConsume(
           queue,
@@ -127,7 +140,9 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
                 String tag, Envelope envelope, AMQP.BasicProperties props, byte[] body)
                 throws IOException {
               try {
-                ingestor.ingest(props == null ? null : props.getUserId(), body);
+                if (!binding.isProbe(envelope, props)) {
+                  ingestor.ingest(props == null ? null : props.getUserId(), body);
+                }
               } finally {
                 getChannel().basicAck(envelope.getDeliveryTag(), false);
               }
@@ -146,6 +161,9 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
                 public void handleRecoveryStarted(Recoverable recoverable) {}
               });
     } catch (IOException | RuntimeException e) {
+      if (checks != null) {
+        checks.close();
+      }
       connection.abort(1_000);
       throw e;
     }
@@ -240,26 +258,55 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
   /**
    * Returns the name of the router's report queue.
    *
-   * @return the server-named queue
+   * @return the server-named queue; after a connection recovery, the name RabbitMQ gave it then
    */
   public String queue() {
-    return queue;
+    return binding.queue();
   }
 
   /**
-   * Returns whether the router's report consumer is registered and its connection open.
+   * Returns whether the router learns from the reports exchange: its report consumer registered,
+   * its connection open, and its queue bound to the exchange ({@link ReportBinding}).
    *
-   * @return false while RabbitMQ is unreachable, the connection recovers, or the consumer was
-   *     cancelled
+   * @return false while RabbitMQ is unreachable, the connection recovers, the consumer was
+   *     cancelled, or the queue's binding was found lost or the exchange of another type; {@link
+   *     #problem()} says which
    */
   public boolean consuming() {
-    return consuming && connection.isOpen();
+    return problem().isEmpty();
+  }
+
+  /**
+   * Returns why the router does not learn from the reports exchange now, or empty while it does.
+   *
+   * @return the reason, such as "the reports exchange 'harbinger.reports' is a direct exchange, not
+   *     fanout: ..."
+   */
+  public Optional<String> problem() {
+    if (!connection.isOpen()) {
+      return Optional.of("the router's connection is closed or recovering");
+    }
+    if (!consuming) {
+      return Optional.of("the router's report consumer is not registered (cancelled?)");
+    }
+    return binding.problem();
+  }
+
+  /**
+   * Returns the times the router found its queue's binding lost, or the exchange missing, and bound
+   * the queue again.
+   *
+   * @return the count
+   */
+  public long bindingRepairs() {
+    return binding.exchangesMissing() + binding.probesLost();
   }
 
   /** Stops consuming reports and closes the router's connection (its queue goes with it). */
   @Override
   public void close() {
     consuming = false;
+    binding.close();
     try {
       connection.close(5_000);
     } catch (IOException | RuntimeException e) {
@@ -275,6 +322,7 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
     private TrustedReporters reporters;
     private final ReportIngestor.Builder ingest;
     private int maxInboundMessageBytes = DEFAULT_MAX_INBOUND_MESSAGE_BYTES;
+    private Duration checkInterval = ReportBinding.DEFAULT_INTERVAL;
 
     private Builder(ConnectionFactory factory, Predictor predictor) {
       this.factory = Objects.requireNonNull(factory, "factory");
@@ -331,6 +379,12 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
             "maxInboundMessageBytes must be in [1 MiB, 512 MiB]: " + value);
       }
       maxInboundMessageBytes = value;
+      return this;
+    }
+
+    /** Sets how often the queue's binding is checked ({@link ReportBinding}), for tests. */
+    Builder checkInterval(Duration value) {
+      checkInterval = Objects.requireNonNull(value, "checkInterval");
       return this;
     }
 

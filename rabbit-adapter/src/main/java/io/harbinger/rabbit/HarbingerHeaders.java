@@ -2,8 +2,8 @@ package io.harbinger.rabbit;
 
 /**
  * The names Harbinger puts on the wire: the header a wrapped channel stamps on every message, the
- * first version's three headers that consumers still read, the default job-type header and the
- * reports exchange.
+ * first version's three headers that consumers still read, the default job-type header, the header
+ * of a learner's probe and the reports exchange.
  */
 public final class HarbingerHeaders {
 
@@ -33,6 +33,12 @@ public final class HarbingerHeaders {
 
   /** The header that carries a message's job type unless configured otherwise. */
   public static final String DEFAULT_JOB_TYPE = "x-job-type";
+
+  /**
+   * The header of a learner's probe: an empty message it publishes to the reports exchange to check
+   * that its queue is bound (see {@link ReportBinding}). Every learner skips such messages.
+   */
+  public static final String PROBE = "x-harbinger-probe";
 
   /** The durable fanout exchange that duration reports are published to. */
   public static final String REPORTS_EXCHANGE = "harbinger.reports";

@@ -41,9 +41,11 @@ import java.util.concurrent.atomic.LongAdder;
  * slots are all held is counted in {@link IngestStats#reporterKeyLimit()} and ignored. So one
  * reporter flooding new keys fills its own slots, not the predictor's {@code max-keys}: with at
  * most {@code max-keys / maxKeysPerReporter} reporters, every reporter's keys find room. A batch's
- * {@code dropped_since_last} above {@value #MAX_DECLARED_DROPS} cannot be true (no reporter buffers
- * that many) and is counted in {@link IngestStats#rejectedDropCounts()} instead of added; the sum
- * saturates.
+ * {@code dropped_since_last} above {@value #MAX_DECLARED_DROPS} cannot come from a {@link
+ * ReportPublisher}, which declares at most that many per batch and the rest in the batches after
+ * it, so it is counted in {@link IngestStats#rejectedDropCounts()} instead of added: a trusted
+ * reporter can add at most {@value #MAX_DECLARED_DROPS} per batch it publishes to {@link
+ * IngestStats#reporterDrops()}, whose sum saturates.
  *
  * <p>Example: a batch of three reports, an ack of 2 ms for {@code shop/send_email}, a nack, and an
  * ack of -5 ns, gives one observation, {@link IngestStats#notLearned()} 1 and {@link
@@ -60,8 +62,11 @@ public final class ReportIngestor {
   /** Longest acknowledged duration accepted: one day. */
   public static final Duration MAX_DURATION = Duration.ofDays(1);
 
-  /** Most reports one batch may declare dropped: 2^32. */
-  public static final long MAX_DECLARED_DROPS = 1L << 32;
+  /**
+   * Most reports one batch may declare dropped: 8,192, the publisher's default buffer. A publisher
+   * that dropped more since its last batch declares them over several batches.
+   */
+  public static final long MAX_DECLARED_DROPS = 8_192;
 
   /** Distinct keys one reporter may bring in by default. */
   public static final int DEFAULT_MAX_KEYS_PER_REPORTER = 4096;

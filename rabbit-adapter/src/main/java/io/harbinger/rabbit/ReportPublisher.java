@@ -62,7 +62,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Implementation notes. {@link #accept} appends to a bounded deque under a lock held for one
  * append: it never waits for the network, and a full buffer drops the report and counts it in
- * {@link #dropped()} and in the next batch's {@code dropped_since_last} (DESIGN.md contracts,
+ * {@link #dropped()} and in the {@code dropped_since_last} of the batches that follow, at most
+ * {@value ReportIngestor#MAX_DECLARED_DROPS} per batch (learners refuse more; while drops are left
+ * to declare, a batch goes out every flush interval even without reports) (DESIGN.md contracts,
  * reports exchange). The sender thread takes a batch out of the buffer only when it can publish it:
  * while the connection is blocked by a resource alarm, or closed, reports stay in the buffer (so
  * the sender never sits in a blocked socket write). A blocked connection that closes is no longer
@@ -451,8 +453,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
             continue;
           }
           take(batch);
-          dropsInBatch = droppedSinceLast;
-          droppedSinceLast = 0;
+          dropsInBatch = takeDeclaredDrops();
         } finally {
           lock.unlock();
         }
@@ -470,6 +471,16 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     }
   }
 
+  /**
+   * Takes the drops the next batch declares: at most what a learner accepts from one batch, the
+   * rest left for the batches after it. Called with the lock held.
+   */
+  private long takeDeclaredDrops() {
+    long declared = Math.min(droppedSinceLast, ReportIngestor.MAX_DECLARED_DROPS);
+    droppedSinceLast -= declared;
+    return declared;
+  }
+
   /** Sends what is left after close(), while the connection allows it. */
   private void drainOnClose(List<DurationReport> batch) {
     while (true) {
@@ -480,8 +491,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
           return;
         }
         take(batch);
-        dropsInBatch = droppedSinceLast;
-        droppedSinceLast = 0;
+        dropsInBatch = takeDeclaredDrops();
       } finally {
         lock.unlock();
       }

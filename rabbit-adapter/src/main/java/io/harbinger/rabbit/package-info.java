@@ -7,7 +7,8 @@
  * consumers' duration reports to the {@code harbinger.reports} exchange; {@link
  * io.harbinger.rabbit.EmbeddedRouter} runs the predictor in-process, learning from that exchange
  * through a {@link io.harbinger.rabbit.ReportIngestor} (its counters: {@link
- * io.harbinger.rabbit.IngestStats}), which a learner of its own (the sidecar) uses directly; {@link
+ * io.harbinger.rabbit.IngestStats}), which a learner of its own (the sidecar) uses directly, and
+ * keeps its queue bound to that exchange with a {@link io.harbinger.rabbit.ReportBinding}; {@link
  * io.harbinger.rabbit.PriorityQueues} declares the priority queues, classic or quorum; {@link
  * io.harbinger.rabbit.PriorityScheme} maps levels to the priorities a {@link
  * io.harbinger.rabbit.QueueType} understands on a broker version; {@link io.harbinger.rabbit.Lanes}

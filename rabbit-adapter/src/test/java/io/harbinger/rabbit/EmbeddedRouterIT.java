@@ -1,6 +1,7 @@
 package io.harbinger.rabbit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
@@ -26,6 +27,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /** The embedded router on the real brokers: what reaches its queue, and whom it believes. */
@@ -234,6 +239,245 @@ class EmbeddedRouterIT {
       headers.put(ChannelOptions.SIZE_HINT_HEADER, sizeHint);
     }
     return new AMQP.BasicProperties.Builder().headers(headers).build();
+  }
+
+  /**
+   * A flood of junk from a user who cannot forge a report, while the router's consumer is busy: the
+   * trusted batches queued behind its prefetch stay, and RabbitMQ refuses the flood beyond the
+   * queue's bound instead of pushing them out.
+   */
+  @EachBroker
+  void floodFromAnUntrustedUser_cannotPushOutQueuedReports(TestBroker broker) throws Exception {
+    String user = broker.factory().getUsername();
+    String exchange = TestBroker.unique("reports");
+    ExecutorService dispatch = Executors.newSingleThreadExecutor();
+    ConnectionFactory factory = broker.factory();
+    factory.setSharedExecutor(dispatch);
+    HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+    EmbeddedRouter router = EmbeddedRouter.builder(factory, predictor).exchange(exchange).start();
+    CountDownLatch busy = new CountDownLatch(1);
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    TemporaryUser bob = broker.addUser("bob", "", ".*", "");
+    try (bob;
+        Connection bobs = bob.newConnection("harbinger-it-bob")) {
+      // The router's consumer is busy: deliveries wait in its prefetch, the rest in its queue.
+      dispatch.execute(
+          () -> {
+            try {
+              busy.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
+      Channel flood = bobs.createChannel();
+      flood.confirmSelect();
+      byte[] junk = ReportBatch.newBuilder().setReporterId("junk").build().toByteArray();
+      for (int i = 0; i < EmbeddedRouter.PREFETCH + 100; i++) {
+        flood.basicPublish(exchange, "", as(bob.name()), junk);
+      }
+      flood.waitForConfirms(60_000);
+      try (Channel own = admin.createChannel()) {
+        own.confirmSelect();
+        for (int i = 0; i < 10; i++) {
+          own.basicPublish(
+              exchange, "", as(user), batch(user, "send_email", 10, 1_400_000).toByteArray());
+        }
+        assertThat(own.waitForConfirms(60_000)).isTrue();
+      }
+      for (int i = 0; i < EmbeddedRouter.QUEUE_MAX_LENGTH + 2_000; i++) {
+        flood.basicPublish(exchange, "", as(bob.name()), junk);
+      }
+      flood.waitForConfirms(60_000);
+      busy.countDown();
+
+      ProgressWait.on("report messages read", () -> messagesRead(router))
+          .until("the 100 trusted reports learned", () -> learned(router) == 100);
+      assertThat(router.ingestStats().untrustedBatches())
+          .isLessThanOrEqualTo(EmbeddedRouter.QUEUE_MAX_LENGTH + EmbeddedRouter.PREFETCH);
+    } finally {
+      busy.countDown();
+      Quietly.close(router);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+      Quietly.shutdown(dispatch);
+    }
+  }
+
+  /** How often the routers of the binding tests check their queue's binding. */
+  private static final Duration BINDING_CHECK = Duration.ofSeconds(1);
+
+  /**
+   * The reports exchange deleted under a router while a reporter keeps sending: the reporter
+   * declares it again at once, and the router's queue, no longer bound, gets nothing. The router
+   * finds out and binds it again, and {@link EmbeddedRouter#consuming()} is false meanwhile, with
+   * the reason.
+   */
+  @EachBroker
+  void reportsExchangeDeletedAndDeclaredAgain_routerBindsAgain_notConsumingMeanwhile(
+      TestBroker broker) throws Exception {
+    ConnectionFactory factory = broker.factory();
+    String exchange = TestBroker.unique("reports");
+    HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+    EmbeddedRouter router =
+        EmbeddedRouter.builder(factory, predictor)
+            .exchange(exchange)
+            .checkInterval(BINDING_CHECK)
+            .start();
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    try (Reporting reporting = new Reporting(broker, exchange)) {
+      ProgressWait.on("reports learned", () -> learned(router)).untilAtLeast(100);
+      assertThat(router.consuming()).isTrue();
+
+      Quietly.deleteExchange(admin, exchange);
+      List<String> reasons = new java.util.concurrent.CopyOnWriteArrayList<>();
+      ProgressWait.on("reports sent", reporting.publisher::sent)
+          .until(
+              "the router not consuming",
+              () -> {
+                Optional<String> problem = router.problem();
+                problem.ifPresent(reasons::add);
+                return problem.isPresent();
+              });
+      long before = learned(router);
+      ProgressWait.on("reports sent", reporting.publisher::sent)
+          .until(
+              "the router learning and consuming again",
+              () -> learned(router) > before + 100 && router.consuming());
+
+      assertThat(reasons)
+          .anySatisfy(
+              r ->
+                  assertThat(r)
+                      .contains("queue " + router.queue())
+                      .containsAnyOf("its binding was lost", "was missing"));
+      assertThat(router.bindingRepairs()).isEqualTo(1);
+    } finally {
+      Quietly.close(router);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+    }
+  }
+
+  /**
+   * After a connection recovery the router's server-named queue has a new name: its binding checks
+   * follow it, and a binding lost later is still found and restored.
+   */
+  @EachBroker
+  void connectionRecovered_thenExchangeDeclaredAgain_routerBindsItsRenamedQueue(TestBroker broker)
+      throws Exception {
+    ConnectionFactory factory = broker.factory();
+    String exchange = TestBroker.unique("reports");
+    HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+    EmbeddedRouter router =
+        EmbeddedRouter.builder(factory, predictor)
+            .exchange(exchange)
+            .checkInterval(BINDING_CHECK)
+            .start();
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    try (Reporting reporting = new Reporting(broker, exchange)) {
+      ProgressWait.on("reports learned", () -> learned(router)).untilAtLeast(100);
+      String first = router.queue();
+
+      broker.closeConnectionFromBroker("harbinger-embedded-router");
+      ProgressWait.on("reports sent", reporting.publisher::sent)
+          .until(
+              "the router recovered, consuming its renamed queue",
+              () -> !router.queue().equals(first) && router.consuming());
+      Quietly.deleteExchange(admin, exchange);
+      long before = learned(router);
+      ProgressWait.on("reports sent", reporting.publisher::sent)
+          .until(
+              "the router learning again after the exchange was declared again",
+              () -> learned(router) > before + 100 && router.consuming());
+
+      assertThat(router.bindingRepairs()).isEqualTo(1);
+    } finally {
+      Quietly.close(router);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+    }
+  }
+
+  /**
+   * A router whose user may not publish to the reports exchange cannot probe it: it binds its queue
+   * again at every check instead, and learns again after the exchange was declared again.
+   */
+  @EachBroker
+  void routerThatMayNotPublishToTheExchange_bindsAgainAtEveryCheck(TestBroker broker)
+      throws Exception {
+    String exchange = TestBroker.unique("reports");
+    TemporaryUser learner = broker.addUser("learner", ".*", "^amq\\.gen-.*", ".*");
+    HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    EmbeddedRouter router = null;
+    try (learner;
+        Reporting reporting = new Reporting(broker, exchange)) {
+      router =
+          EmbeddedRouter.builder(learner.factory(), predictor)
+              .exchange(exchange)
+              .trustedReporters(TrustedReporters.of(broker.factory().getUsername()))
+              .checkInterval(BINDING_CHECK)
+              .start();
+      EmbeddedRouter r = router;
+      ProgressWait.on("reports learned", () -> learned(r)).untilAtLeast(100);
+
+      Quietly.deleteExchange(admin, exchange);
+      long before = learned(r);
+      ProgressWait.on("reports sent", reporting.publisher::sent)
+          .until(
+              "the router learning again after the exchange was declared again",
+              () -> learned(r) > before + 100 && r.consuming());
+    } finally {
+      Quietly.close(router);
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+    }
+  }
+
+  @EachBroker
+  void reportsExchangeOfAnotherTypeAtStart_startFailsNamingTheExchangeAndItsType(TestBroker broker)
+      throws Exception {
+    String exchange = TestBroker.unique("reports");
+    Connection admin = broker.newConnection("harbinger-it-admin");
+    try (Channel ch = admin.createChannel()) {
+      ch.exchangeDeclare(exchange, "topic", true);
+      HistogramPredictor predictor = new HistogramPredictor(PredictorConfig.defaults());
+
+      assertThatThrownBy(
+              () -> EmbeddedRouter.builder(broker.factory(), predictor).exchange(exchange).start())
+          .isInstanceOf(java.io.IOException.class)
+          .hasMessageContaining("the reports exchange '" + exchange + "' is a topic exchange");
+    } finally {
+      Quietly.deleteExchange(admin, exchange);
+      Quietly.close(admin);
+    }
+  }
+
+  /** A reporter that publishes a report of the broker's user every 5 ms until closed. */
+  private static final class Reporting implements AutoCloseable {
+    final ReportPublisher publisher;
+    private final java.util.concurrent.ScheduledExecutorService sender =
+        Executors.newSingleThreadScheduledExecutor();
+
+    Reporting(TestBroker broker, String exchange) throws Exception {
+      String user = broker.factory().getUsername();
+      publisher = ReportPublisher.builder(broker.factory()).exchange(exchange).start();
+      DurationReport report =
+          DurationReport.newBuilder()
+              .setProducer(user)
+              .setJobType("send_email")
+              .setOutcome(Outcome.OUTCOME_ACK)
+              .setHandlerNanos(1_400_000)
+              .build();
+      sender.scheduleAtFixedRate(
+          () -> publisher.accept(report), 0, 5, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+      Quietly.shutdown(sender);
+      publisher.close();
+    }
   }
 
   @EachBroker

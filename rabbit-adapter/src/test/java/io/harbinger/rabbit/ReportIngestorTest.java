@@ -195,7 +195,7 @@ class ReportIngestorTest {
   }
 
   @Test
-  void ingest_absurdDroppedCounts_areRefused_andTheSumSaturates() {
+  void ingest_absurdDroppedCounts_areRefused() {
     ingestor.ingest(ReportBatch.newBuilder().setDroppedSinceLast(Long.MAX_VALUE).build());
     ingestor.ingest(ReportBatch.newBuilder().setDroppedSinceLast(-1).build()); // 2^64 - 1
     ingestor.ingest(
@@ -204,5 +204,30 @@ class ReportIngestorTest {
 
     assertThat(ingestor.stats().rejectedDropCounts()).isEqualTo(2);
     assertThat(ingestor.stats().reporterDrops()).isEqualTo(ReportIngestor.MAX_DECLARED_DROPS + 7);
+  }
+
+  @Test
+  void ingest_trustedReporterDeclaringMoreDropsThanOneBatchMay_isRefused_andItsReportsLearned() {
+    ReportIngestor judge = judging("worker", 100);
+    // Four batches that declare about 4.2e9 drops each: 1.69e10 in all, were it added.
+    for (int i = 0; i < 4; i++) {
+      byte[] inflated =
+          ReportBatch.newBuilder()
+              .setDroppedSinceLast(4_227_858_432L)
+              .addReports(ack("shop", "email", 2_000_000))
+              .build()
+              .toByteArray();
+      assertThat(judge.ingest("worker", inflated)).isTrue();
+    }
+    judge.ingest(
+        "worker",
+        ReportBatch.newBuilder()
+            .setDroppedSinceLast(ReportIngestor.MAX_DECLARED_DROPS + 1)
+            .build()
+            .toByteArray());
+
+    assertThat(judge.stats().rejectedDropCounts()).isEqualTo(5);
+    assertThat(judge.stats().reporterDrops()).isZero();
+    assertThat(judge.stats().learned()).isEqualTo(4);
   }
 }

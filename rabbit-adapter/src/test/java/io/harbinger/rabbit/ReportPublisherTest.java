@@ -332,6 +332,27 @@ class ReportPublisherTest {
   }
 
   @Test
+  void moreDropsThanOneBatchMayDeclare_areDeclaredOverTheBatchesThatFollow() throws Exception {
+    publisher = builder().capacity(10).flushInterval(Duration.ofMillis(20)).start();
+    blocked.get().handle("low on memory");
+    for (int i = 0; i < 20_010; i++) {
+      publisher.accept(report(i));
+    }
+    assertThat(publisher.dropped()).isEqualTo(20_000);
+
+    unblocked.get().handle();
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> sent.stream().mapToLong(ReportBatch::getDroppedSinceLast).sum() == 20_000);
+    assertThat(sent)
+        .extracting(ReportBatch::getDroppedSinceLast)
+        .filteredOn(n -> n > 0)
+        .containsExactly(
+            ReportIngestor.MAX_DECLARED_DROPS, ReportIngestor.MAX_DECLARED_DROPS, 3_616L);
+    assertThat(reportsSent()).isEqualTo(10);
+  }
+
+  @Test
   void blockedConnectionThatCloses_isNoLongerBlocked_andSendingResumes() throws Exception {
     publisher = builder().flushInterval(Duration.ofMillis(20)).start();
     blocked.get().handle("low on memory");

@@ -1,6 +1,7 @@
 package io.harbinger.sidecar;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -251,6 +252,13 @@ public final class ConfigLoader {
       return text.isBlank() ? null : YAML.readTree(text);
     } catch (NoSuchFileException e) {
       problems.add("config file not found: " + file);
+    } catch (StreamConstraintsException e) {
+      // A limit of the reader, such as 1,000 levels of nesting: it comes without a location.
+      problems.add(
+          "config file "
+              + file
+              + " is beyond a limit of the YAML reader: "
+              + e.getOriginalMessage());
     } catch (JsonProcessingException e) {
       problems.add(
           "not valid YAML at line "

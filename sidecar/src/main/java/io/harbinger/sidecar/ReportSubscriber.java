@@ -11,11 +11,14 @@ import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.rabbit.IngestStats;
+import io.harbinger.rabbit.ReportBinding;
 import io.harbinger.rabbit.ReportIngestor;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -35,10 +38,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The queue {@code harbinger.reports.<replica-id>} is durable and bound to the fanout exchange,
  * so each replica sees every report and reports published while the sidecar restarts wait for it.
- * It is declared with a length limit ({@code reports.queue-max-length} batches, the oldest dropped
- * first) and an expiry ({@code reports.queue-expiry} without a consumer, after which RabbitMQ
- * deletes it), so the queue of a retired replica neither grows without bound nor stays forever. A
- * queue that already exists with other arguments is used as it is, with a WARN naming the fix.
+ * It is declared with a length limit ({@code reports.queue-max-length} batches) beyond which
+ * RabbitMQ refuses new batches ({@code x-overflow: reject-publish}: the publisher's confirm is a
+ * nack, which a {@code ReportPublisher} counts as dropped and declares in a later batch, so the
+ * loss shows in {@code harbinger_reports_dropped_by_reporters}), and with an expiry ({@code
+ * reports.queue-expiry} without a consumer, after which RabbitMQ deletes it), so the queue of a
+ * retired replica neither grows without bound nor stays forever. Refusing new batches rather than
+ * dropping the oldest means that whoever floods the exchange with junk cannot push out reports
+ * already queued. A queue that an earlier version declared with other bounds is replaced, its
+ * waiting batches learned ({@link ReportQueueUpgrade}); one that cannot be replaced is used as it
+ * is, with a WARN naming the fix.
  *
  * <p>Deliveries are acknowledged after they are ingested (garbage included: it is counted and
  * dropped, never redelivered forever). The connection accepts message bodies up to {@code
@@ -51,12 +60,23 @@ import org.slf4j.LoggerFactory;
  * automatic recovery, which redeclares the queue, binding and consumer after a network failure; a
  * consumer that RabbitMQ cancels (its queue deleted) is set up again after a second.
  *
+ * <p>Automatic recovery does not notice a binding that the broker dropped while the connection
+ * stayed up (the exchange deleted, and maybe declared again by a reporter): a {@link ReportBinding}
+ * checks the exchange and the binding every {@value #BINDING_CHECK_SECONDS} s, end to end with a
+ * probe when no report came, binds the queue again when the binding was lost, and its problem (such
+ * as the exchange declared again as a direct exchange) is part of {@link #problem()}, so health
+ * says NOT_SERVING while reports do not reach the queue. Probes, this replica's and other
+ * learners', are acknowledged and never ingested.
+ *
  * <p>Assumptions and guarantees: one consumer thread delivers reports in order; {@link #close()}
  * waits for the delivery in progress. {@link #problem()} may be called from any thread.
  */
 final class ReportSubscriber implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReportSubscriber.class);
+
+  /** How often the queue's binding to the reports exchange is checked, by default. */
+  static final long BINDING_CHECK_SECONDS = 5;
 
   /** How far in the future a report's publish time may be and still count for the lag. */
   static final long MAX_FUTURE_MICROS = 60_000_000L;
@@ -74,12 +94,21 @@ final class ReportSubscriber implements AutoCloseable {
   private volatile boolean closed;
   private volatile String consumerProblem = "not started";
   private final SidecarConfig config;
+  private final Duration bindingCheck;
+  private volatile ReportBinding binding;
+  private ConnectionFactory factory;
   private Connection connection;
   private Channel channel;
 
-  ReportSubscriber(Predictor predictor, RouteTable routes, Clock clock, SidecarConfig config) {
+  ReportSubscriber(
+      Predictor predictor,
+      RouteTable routes,
+      Clock clock,
+      SidecarConfig config,
+      Duration bindingCheck) {
     this.clock = clock;
     this.config = config;
+    this.bindingCheck = bindingCheck;
     this.ingestor =
         ReportIngestor.builder(predictor)
             .reporters(config.trustedReporters())
@@ -139,6 +168,7 @@ final class ReportSubscriber implements AutoCloseable {
     properties.put("connection_name", "harbinger-sidecar " + config.replicaId());
     properties.put("product", "harbinger-sidecar");
     factory.setClientProperties(properties);
+    this.factory = factory;
     StartupRetry retry =
         new StartupRetry(config.rabbit().startupRetry(), Ticker.SYSTEM, Thread::sleep);
     try {
@@ -160,6 +190,13 @@ final class ReportSubscriber implements AutoCloseable {
           }
         });
     started = true;
+    binding =
+        ReportBinding.builder(
+                factory, connection, config.rabbit().reportsExchange(), config.reportQueue())
+            .name("harbinger-sidecar " + config.replicaId())
+            .interval(bindingCheck)
+            .consuming(() -> consumerUp && connection.isOpen())
+            .start();
     subscribe();
     LOG.info(
         "consuming reports from queue {} bound to {}; trusted reporters: {}",
@@ -177,7 +214,7 @@ final class ReportSubscriber implements AutoCloseable {
     }
     channel = connection.createChannel();
     String exchange = config.rabbit().reportsExchange();
-    channel.exchangeDeclare(exchange, "fanout", true);
+    ReportBinding.declareExchange(channel, exchange);
     declareQueue();
     channel.queueBind(config.reportQueue(), exchange, "");
     channel.basicQos(config.rabbit().prefetch());
@@ -215,8 +252,7 @@ final class ReportSubscriber implements AutoCloseable {
               String tag, Envelope envelope, AMQP.BasicProperties properties, byte[] body)
               throws IOException {
             try {
-              ingestor.ingest(properties == null ? null : properties.getUserId(), body);
-              deliveries.incrementAndGet();
+              deliver(envelope, properties, body);
             } finally {
               getChannel().basicAck(envelope.getDeliveryTag(), false);
             }
@@ -227,24 +263,46 @@ final class ReportSubscriber implements AutoCloseable {
     consumerProblem = "";
   }
 
+  /** Handles one delivered (or, while a queue is replaced, fetched) message: probes are skipped. */
+  private void deliver(Envelope envelope, AMQP.BasicProperties properties, byte[] body) {
+    if (binding.isProbe(envelope, properties)) {
+      return;
+    }
+    ingestor.ingest(properties == null ? null : properties.getUserId(), body);
+    deliveries.incrementAndGet();
+  }
+
   private void declareQueue() throws IOException {
+    String queue = config.reportQueue();
     try {
-      channel.queueDeclare(config.reportQueue(), true, false, false, config.reportQueueArguments());
+      channel.queueDeclare(queue, true, false, false, config.reportQueueArguments());
+      return;
     } catch (IOException e) {
-      if (!String.valueOf(e.getCause()).contains("inequivalent arg")) {
+      String reason = String.valueOf(e.getCause());
+      if (!reason.contains("inequivalent arg")) {
         throw e;
       }
+      channel = connection.createChannel();
+      if (ReportQueueUpgrade.boundNamed(reason) != null
+          && ReportQueueUpgrade.run(
+              factory,
+              config.rabbit().reportsExchange(),
+              queue,
+              config.reportQueueArguments(),
+              this::deliver)) {
+        channel.queueDeclare(queue, true, false, false, config.reportQueueArguments());
+        return;
+      }
       LOG.warn(
-          "queue {} exists with other arguments than x-max-length={}, x-overflow=drop-head,"
+          "queue {} exists with other arguments than x-max-length={}, x-overflow=reject-publish,"
               + " x-expires={} ({}); using it as it is. Delete it to have it declared with them"
-              + " (rabbitmqctl delete_queue {}), or set them with a policy",
-          config.reportQueue(),
+              + " (rabbitmqctl delete_queue {})",
+          queue,
           config.reportQueueMaxLength(),
           config.reportQueueExpiry().toMillis(),
-          e.getCause().getMessage(),
-          config.reportQueue());
-      channel = connection.createChannel();
-      channel.queueDeclarePassive(config.reportQueue());
+          e.getCause() == null ? e : e.getCause().getMessage(),
+          queue);
+      channel.queueDeclarePassive(queue);
     }
   }
 
@@ -291,7 +349,8 @@ final class ReportSubscriber implements AutoCloseable {
       return Optional.of(
           consumerProblem.isEmpty() ? "the report consumer is down" : consumerProblem);
     }
-    return Optional.empty();
+    ReportBinding b = binding;
+    return b == null ? Optional.empty() : b.problem();
   }
 
   long resubscriptions() {
@@ -325,6 +384,19 @@ final class ReportSubscriber implements AutoCloseable {
   }
 
   void registerMetrics(MeterRegistry registry) {
+    repairs(registry, "exchange_missing", ReportBinding::exchangesMissing);
+    repairs(registry, "probe_lost", ReportBinding::probesLost);
+    Gauge.builder(
+            "harbinger_report_queue_messages",
+            this,
+            r -> {
+              ReportBinding b = r.binding;
+              return b == null || b.queueMessages() < 0 ? Double.NaN : b.queueMessages();
+            })
+        .description(
+            "Report batches waiting in this replica's queue at the last binding check (NaN"
+                + " before it); at reports.queue-max-length RabbitMQ refuses new batches.")
+        .register(registry);
     counter(registry, "harbinger_report_batches", "Report batches ingested.", s -> s.batches());
     counter(registry, "harbinger_reports_learned", "Reports learned (acks).", s -> s.learned());
     counter(registry, "harbinger_reports_censored", "Censored reports learned.", s -> s.censored());
@@ -361,6 +433,18 @@ final class ReportSubscriber implements AutoCloseable {
     return newestPublishedMicros.get();
   }
 
+  private void repairs(MeterRegistry registry, String reason, ToDoubleFunction<ReportBinding> f) {
+    FunctionCounter.builder(
+            "harbinger_report_binding_repairs",
+            this,
+            r -> r.binding == null ? 0 : f.applyAsDouble(r.binding))
+        .description(
+            "Times this replica's queue was found cut off from the reports exchange and bound"
+                + " again, by how: the exchange missing, or a probe that did not come back.")
+        .tag("reason", reason)
+        .register(registry);
+  }
+
   private void rejected(MeterRegistry registry, String reason, ToDoubleFunction<IngestStats> f) {
     FunctionCounter.builder("harbinger_reports_rejected", this, s -> f.applyAsDouble(s.stats()))
         .description("Reports or batches refused, by reason.")
@@ -380,6 +464,10 @@ final class ReportSubscriber implements AutoCloseable {
     closed = true;
     consumerUp = false;
     resubscriber.shutdownNow();
+    ReportBinding b = binding;
+    if (b != null) {
+      b.close();
+    }
     try {
       if (connection != null) {
         connection.close(5_000);

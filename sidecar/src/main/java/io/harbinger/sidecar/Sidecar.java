@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,9 +26,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Health follows the sidecar's dependencies: every {@value #HEALTH_CHECK_MILLIS} ms the gRPC
  * health service and the {@code /ready} endpoint are set to NOT_SERVING while RabbitMQ is
- * unreachable or the report consumer is down (the reason is logged once and shown by {@code
- * /ready}), and to SERVING again once it is back. A sidecar that consumes no reports (embedded in a
- * test) depends on nothing and is SERVING.
+ * unreachable, the report consumer is down, or reports do not reach the report queue (its binding
+ * found lost, or the reports exchange of another type: {@link io.harbinger.rabbit.ReportBinding})
+ * (the reason is logged once and shown by {@code /ready}), and to SERVING again once it is back. A
+ * sidecar that consumes no reports (embedded in a test) depends on nothing and is SERVING.
  *
  * <p>{@link #close()} shuts down gracefully: it stops consuming reports, stops accepting calls and
  * drains the ones running (up to 30 s), ends the route streams, and saves a final snapshot.
@@ -38,6 +40,9 @@ public final class Sidecar implements AutoCloseable {
 
   /** How often health is brought up to date with RabbitMQ and the report consumer. */
   static final long HEALTH_CHECK_MILLIS = 500;
+
+  private static final Duration DEFAULT_BINDING_CHECK =
+      Duration.ofSeconds(ReportSubscriber.BINDING_CHECK_SECONDS);
 
   private final SidecarConfig config;
   private final HistogramPredictor predictor;
@@ -58,7 +63,8 @@ public final class Sidecar implements AutoCloseable {
       SidecarConfig config,
       ServerBuilder<?> grpc,
       boolean consumeReports,
-      SnapshotKeeper.ColdStart coldStart)
+      SnapshotKeeper.ColdStart coldStart,
+      Duration bindingCheck)
       throws IOException, TimeoutException {
     this.config = config;
     this.consumeReports = consumeReports;
@@ -69,7 +75,7 @@ public final class Sidecar implements AutoCloseable {
     routes = new RouteTable(predictor, clock);
     routeThread = daemonScheduler("harbinger-routes");
     snapshotThread = daemonScheduler("harbinger-snapshots");
-    reports = new ReportSubscriber(predictor, routes, clock, config);
+    reports = new ReportSubscriber(predictor, routes, clock, config, bindingCheck);
     metrics = new SidecarMetrics(predictor, routes, snapshots, reports);
     routeThread.execute(routes::sweep);
     long publish = config.publishInterval().toMillis();
@@ -146,7 +152,8 @@ public final class Sidecar implements AutoCloseable {
    * @throws TimeoutException if RabbitMQ does not answer in time
    */
   public static Sidecar start(SidecarConfig config) throws IOException, TimeoutException {
-    return new Sidecar(config, serverBuilder(config), true, HistogramPredictor::new);
+    return new Sidecar(
+        config, serverBuilder(config), true, HistogramPredictor::new, DEFAULT_BINDING_CHECK);
   }
 
   /** The Netty server builder of a configuration: its address and port, with TLS when set. */
@@ -232,7 +239,8 @@ public final class Sidecar implements AutoCloseable {
    */
   public static Sidecar start(SidecarConfig config, ServerBuilder<?> grpc, boolean consumeReports)
       throws IOException, TimeoutException {
-    return new Sidecar(config, grpc, consumeReports, HistogramPredictor::new);
+    return new Sidecar(
+        config, grpc, consumeReports, HistogramPredictor::new, DEFAULT_BINDING_CHECK);
   }
 
   /**
@@ -245,7 +253,14 @@ public final class Sidecar implements AutoCloseable {
       boolean consumeReports,
       SnapshotKeeper.ColdStart coldStart)
       throws IOException, TimeoutException {
-    return new Sidecar(config, grpc, consumeReports, coldStart);
+    return new Sidecar(config, grpc, consumeReports, coldStart, DEFAULT_BINDING_CHECK);
+  }
+
+  /** Starts a sidecar that checks its queue's binding at another interval, for tests. */
+  static Sidecar start(
+      SidecarConfig config, ServerBuilder<?> grpc, boolean consumeReports, Duration bindingCheck)
+      throws IOException, TimeoutException {
+    return new Sidecar(config, grpc, consumeReports, HistogramPredictor::new, bindingCheck);
   }
 
   /**

@@ -94,7 +94,7 @@ public record SidecarConfig(
    *
    * @param trustedReporters the users whose report batches are accepted
    * @param maxKeysPerReporter the most distinct keys one reporter may bring in
-   * @param queueMaxLength the most batches the report queue holds (the oldest dropped first)
+   * @param queueMaxLength the most batches the report queue holds (RabbitMQ refuses more)
    * @param queueExpiry how long the report queue lives without a consumer
    */
   public record Reports(
@@ -132,8 +132,9 @@ public record SidecarConfig(
   }
 
   /**
-   * Returns the arguments this replica's report queue is declared with: its length limit (dropping
-   * the oldest) and its expiry.
+   * Returns the arguments this replica's report queue is declared with: its length limit (beyond
+   * which RabbitMQ refuses new batches, so that a flood cannot push out the batches queued) and its
+   * expiry.
    *
    * @return {@code x-max-length}, {@code x-overflow} and {@code x-expires}
    */
@@ -142,7 +143,7 @@ public record SidecarConfig(
         "x-max-length",
         reports.queueMaxLength(),
         "x-overflow",
-        "drop-head",
+        "reject-publish",
         "x-expires",
         Math.toIntExact(reports.queueExpiry().toMillis()));
   }

@@ -1,6 +1,7 @@
 package io.harbinger.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.AMQP;
@@ -14,6 +15,7 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.harbinger.predictor.Keys;
 import io.harbinger.proto.v1.ReportBatch;
+import io.harbinger.rabbit.ReportPublisher;
 import io.harbinger.testing.BrokerKind;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.ProgressWait;
@@ -27,6 +29,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +45,11 @@ import org.junit.jupiter.api.io.TempDir;
 class SidecarFaultsIT {
 
   @TempDir Path dir;
+
+  /** How often the sidecars of the binding tests check their queue's binding. */
+  private static final Duration BINDING_CHECK = Duration.ofSeconds(1);
+
+  private Duration bindingCheck = Duration.ofSeconds(ReportSubscriber.BINDING_CHECK_SECONDS);
 
   private TestBroker broker;
   private final String exchange = TestBroker.unique("reports");
@@ -75,7 +86,7 @@ class SidecarFaultsIT {
     SidecarConfig config = SidecarTestSupport.config(snapshots, settings.toArray(String[]::new));
     queues.add(config.reportQueue());
     String name = InProcessServerBuilder.generateName();
-    Sidecar s = Sidecar.start(config, InProcessServerBuilder.forName(name), true);
+    Sidecar s = Sidecar.start(config, InProcessServerBuilder.forName(name), true, bindingCheck);
     sidecars.add(s);
     channels.add(InProcessChannelBuilder.forName(name).build());
     return s;
@@ -174,7 +185,7 @@ class SidecarFaultsIT {
   }
 
   @EachBroker
-  void reportQueue_isDeclaredWithALengthLimitDroppingTheOldestAndAnExpiry() throws Exception {
+  void reportQueue_isDeclaredWithALengthLimitRefusingNewBatchesAndAnExpiry() throws Exception {
     Sidecar s =
         start("replica-bounds", "reports.queue-max-length", "500", "reports.queue-expiry", "2h");
 
@@ -182,27 +193,285 @@ class SidecarFaultsIT {
     assertThat(line)
         .contains("x-max-length")
         .contains("500")
-        .contains("drop-head")
+        .contains("reject-publish")
         .contains("x-expires")
         .contains("7200000");
   }
 
+  /**
+   * A flood of junk from a user who cannot forge a report fills the replica's queue while the
+   * sidecar is away: it cannot push out the trusted batches already queued, and the trusted batches
+   * RabbitMQ refuses while the queue is full are counted by their publisher and declared to the
+   * sidecar.
+   */
   @EachBroker
-  void reportQueueThatExistsWithoutBounds_isUsedAsItIs(TestBroker broker) throws Exception {
-    String queue = exchange + ".replica-old";
-    try (Connection c = broker.newConnection("harbinger-it-old");
-        Channel ch = c.createChannel()) {
-      ch.queueDeclare(queue, true, false, false, Map.of());
+  void floodFromAnUntrustedUser_cannotPushOutQueuedReports_andRefusedOnesAreCounted()
+      throws Exception {
+    String user = broker.factory().getUsername();
+    start("replica-flood", "reports.queue-max-length", "100").close();
+    ReportPublisher reporter = ReportPublisher.builder(broker.factory()).exchange(exchange).start();
+    TemporaryUser bob = broker.addUser("bob", "", ".*", "");
+    try (bob;
+        Connection bobs = bob.newConnection("harbinger-it-bob")) {
+      for (int i = 0; i < 1_000; i++) {
+        reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000));
+      }
+      ProgressWait.on("reports sent", reporter::sent).untilAtLeast(1_000);
+
+      Channel ch = bobs.createChannel();
+      ch.confirmSelect();
+      AMQP.BasicProperties asBob = new AMQP.BasicProperties.Builder().userId(bob.name()).build();
+      byte[] junk = ReportBatch.newBuilder().setReporterId("junk").build().toByteArray();
+      for (int i = 0; i < 1_000; i++) {
+        ch.basicPublish(exchange, "", asBob, junk);
+      }
+      // Settled, refused or not: the queue holds 100 batches at most.
+      ch.waitForConfirms(60_000);
+
+      for (int i = 0; i < 500; i++) {
+        reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000));
+      }
+      ProgressWait.on("reports sent or dropped", () -> reporter.sent() + reporter.dropped())
+          .untilAtLeast(1_500);
+
+      Sidecar s = start("replica-flood", "reports.queue-max-length", "100");
+      ProgressWait.on("report messages read", () -> SidecarTestSupport.messagesRead(s))
+          .untilAtLeast(100);
+      for (int i = 0; i < 10; i++) {
+        reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000));
+      }
+      ProgressWait.on("report messages read", () -> SidecarTestSupport.messagesRead(s))
+          .until(
+              "every report sent learned and every one refused declared",
+              () ->
+                  SidecarTestSupport.learned(s) == 1_010
+                      && s.reports().stats().reporterDrops() == 500);
+
+      assertThat(reporter.dropped()).isEqualTo(500);
+      assertThat(SidecarTestSupport.learned(s) + s.reports().stats().reporterDrops())
+          .isEqualTo(reporter.sent() + reporter.dropped());
+      assertThat(s.metrics().scrape())
+          .contains("harbinger_reports_learned_total 1010.0")
+          .contains("harbinger_reports_dropped_by_reporters_total 500.0");
+    } finally {
+      reporter.close();
     }
-    Sidecar s = start("replica-old");
+  }
+
+  @EachBroker
+  void reportQueueOfTheDropHeadVersion_isReplaced_keepingTheBatchesWaitingInIt(TestBroker broker)
+      throws Exception {
+    String queue = exchange + ".replica-old";
+    queueOfAnEarlierVersion(
+        broker,
+        queue,
+        Map.of("x-max-length", 10_000, "x-overflow", "drop-head", "x-expires", 86_400_000));
+
+    upgradedSidecar_learnsWhatWaitedAndWhatComes("replica-old");
+  }
+
+  @EachBroker
+  void reportQueueWithoutBounds_isReplaced_keepingTheBatchesWaitingInIt(TestBroker broker)
+      throws Exception {
+    String queue = exchange + ".replica-unbounded";
+    queueOfAnEarlierVersion(broker, queue, Map.of());
+
+    upgradedSidecar_learnsWhatWaitedAndWhatComes("replica-unbounded");
+  }
+
+  /** Declares a queue as an earlier version did, bound, with two batches (6 reports) waiting. */
+  private void queueOfAnEarlierVersion(TestBroker broker, String queue, Map<String, Object> args)
+      throws Exception {
+    queues.add(queue);
     try (Connection c = broker.newConnection("harbinger-it-old");
         Channel ch = c.createChannel()) {
-      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(2));
+      ch.exchangeDeclare(exchange, "fanout", true);
+      ch.queueDeclare(queue, true, false, false, args);
+      ch.queueBind(queue, exchange, "");
+      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
+      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
+    }
+  }
+
+  private void upgradedSidecar_learnsWhatWaitedAndWhatComes(String replica) throws Exception {
+    Sidecar s = start(replica);
+    ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(6);
+    try (Connection c = broker.newConnection("harbinger-it-after");
+        Channel ch = c.createChannel()) {
+      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
     }
 
-    ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(6);
-    assertThat(SidecarTestSupport.learned(s)).isEqualTo(6);
+    ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(9);
+    assertThat(SidecarTestSupport.learned(s)).isEqualTo(9);
     assertThat(s.notReady()).isEmpty();
+    assertThat(queueLine(s.config().reportQueue()))
+        .contains("reject-publish")
+        .containsPattern("\\s0\\s+1\\s");
+    assertThat(broker.rabbitmqctl("list_queues", "-q", "name")).doesNotContain(".upgrading");
+  }
+
+  @EachBroker
+  void reportQueueOfAnEarlierVersion_thatTheSidecarMayNotReplace_isUsedAsItIs(TestBroker broker)
+      throws Exception {
+    String queue = exchange + ".replica-perm";
+    queueOfAnEarlierVersion(broker, queue, Map.of("x-overflow", "drop-head"));
+    // Its user may use its queue and the exchange, but not declare the temporary queue.
+    String own = "^" + java.util.regex.Pattern.quote(exchange) + "(\\.replica-perm)?$";
+    TemporaryUser sidecarUser = broker.addUser("sidecar", own, own, ".*");
+    Path password = Files.writeString(dir.resolve("password"), sidecarUser.password());
+    try (sidecarUser) {
+      Sidecar s =
+          start(
+              "replica-perm",
+              "rabbitmq.username",
+              sidecarUser.name(),
+              "rabbitmq.password-file",
+              password.toString(),
+              "reports.trusted-reporters",
+              broker.factory().getUsername());
+
+      ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(6);
+      assertThat(SidecarTestSupport.learned(s)).isEqualTo(6);
+      assertThat(s.notReady()).isEmpty();
+      assertThat(queueLine(queue)).contains("drop-head");
+    }
+  }
+
+  @EachBroker
+  void reportQueueOfAnEarlierVersionWithAnotherConsumer_isUsedAsItIs(TestBroker broker)
+      throws Exception {
+    String queue = exchange + ".replica-shared";
+    queues.add(queue);
+    try (Connection c = broker.newConnection("harbinger-it-other");
+        Channel ch = c.createChannel()) {
+      ch.exchangeDeclare(exchange, "fanout", true);
+      ch.queueDeclare(queue, true, false, false, Map.of("x-overflow", "drop-head"));
+      ch.queueBind(queue, exchange, "");
+      ch.basicConsume(queue, true, (tag, delivery) -> {}, tag -> {});
+
+      Sidecar s = start("replica-shared");
+
+      assertThat(s.notReady()).isEmpty();
+      assertThat(queueLine(queue)).contains("drop-head").containsPattern("\\s0\\s+2\\s");
+    }
+  }
+
+  /**
+   * The reports exchange deleted under a sidecar while a reporter keeps sending: the reporter
+   * declares it again at once, and the sidecar's queue, no longer bound, gets nothing. The sidecar
+   * finds out, binds it again, and says NOT_SERVING with the reason meanwhile.
+   */
+  @EachBroker
+  void reportsExchangeDeletedAndDeclaredAgainByAReporter_sidecarBindsAgain_notServingMeanwhile()
+      throws Exception {
+    bindingCheck = BINDING_CHECK;
+    Sidecar s = start("replica-rebind");
+    String user = broker.factory().getUsername();
+    ReportPublisher reporter = ReportPublisher.builder(broker.factory()).exchange(exchange).start();
+    ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
+    try {
+      sender.scheduleAtFixedRate(
+          () -> reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000)),
+          0,
+          5,
+          TimeUnit.MILLISECONDS);
+      ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(100);
+      assertThat(health()).isEqualTo(ServingStatus.SERVING);
+
+      try (Connection c = broker.newConnection("harbinger-it-delete");
+          Channel ch = c.createChannel()) {
+        ch.exchangeDelete(exchange);
+      }
+      List<String> reasons = new CopyOnWriteArrayList<>();
+      ProgressWait.on("reports sent", reporter::sent)
+          .until(
+              "the sidecar not serving",
+              () -> {
+                // Health first: the sidecar sets the reason before it sets gRPC health.
+                if (health() != ServingStatus.NOT_SERVING) {
+                  return false;
+                }
+                s.notReady().ifPresent(reasons::add);
+                return !reasons.isEmpty();
+              });
+      long before = SidecarTestSupport.learned(s);
+      ProgressWait.on("reports sent", reporter::sent)
+          .until(
+              "the sidecar learning and serving again",
+              () ->
+                  SidecarTestSupport.learned(s) > before + 100
+                      && health() == ServingStatus.SERVING);
+
+      assertThat(reasons)
+          .anySatisfy(
+              r ->
+                  assertThat(r)
+                      .contains("queue " + s.config().reportQueue())
+                      .containsAnyOf("its binding was lost", "was missing"));
+      assertThat(s.metrics().scrape())
+          .containsPattern(
+              "harbinger_report_binding_repairs_total\\{reason=\"(probe_lost|exchange_missing)\"\\} 1.0");
+    } finally {
+      Quietly.shutdown(sender);
+      reporter.close();
+    }
+  }
+
+  /**
+   * The reports exchange declared again as a direct exchange: the sidecar cannot learn through it,
+   * says so naming the exchange and its type, and learns again once it is a fanout again.
+   */
+  @EachBroker
+  void reportsExchangeDeclaredAgainAsDirect_notServingNamesItsType_untilItIsAFanoutAgain()
+      throws Exception {
+    bindingCheck = BINDING_CHECK;
+    Sidecar s = start("replica-direct");
+    await().atMost(Duration.ofSeconds(10)).until(() -> health() == ServingStatus.SERVING);
+
+    try (Connection c = broker.newConnection("harbinger-it-direct");
+        Channel ch = c.createChannel()) {
+      ch.exchangeDelete(exchange);
+      ch.exchangeDeclare(exchange, "direct", true);
+    }
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> health() == ServingStatus.NOT_SERVING);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(s.notReady())
+                    .hasValueSatisfying(
+                        r ->
+                            assertThat(r)
+                                .contains("'" + exchange + "' is a direct exchange, not fanout")));
+
+    try (Connection c = broker.newConnection("harbinger-it-fanout");
+        Channel ch = c.createChannel()) {
+      ch.exchangeDelete(exchange);
+    }
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> s.notReady().isEmpty() || !s.notReady().get().contains("direct"));
+    try (Connection c = broker.newConnection("harbinger-it-after");
+        Channel ch = c.createChannel()) {
+      ch.basicPublish(exchange, "", asReporter(), SidecarTestSupport.threeTypes(1));
+    }
+    ProgressWait.on("reports learned", () -> SidecarTestSupport.learned(s)).untilAtLeast(3);
+    await().atMost(Duration.ofSeconds(30)).until(() -> health() == ServingStatus.SERVING);
+  }
+
+  @EachBroker
+  void reportsExchangeOfAnotherTypeAtStart_startFailsNamingTheExchangeAndItsType()
+      throws Exception {
+    try (Connection c = broker.newConnection("harbinger-it-direct");
+        Channel ch = c.createChannel()) {
+      ch.exchangeDeclare(exchange, "direct", true);
+    }
+
+    assertThatThrownBy(() -> start("replica-direct-at-start"))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessageContaining("the reports exchange '" + exchange + "' is a direct exchange")
+        .hasMessageContaining("Delete it");
   }
 
   @EachBroker

@@ -46,6 +46,33 @@ class SidecarMainTest {
   }
 
   @Test
+  void main_configNested1200LevelsDeep_isAConfigProblemNamingTheLimit_andExitsWithTwo()
+      throws Exception {
+    Path file = dir.resolve("deep.yaml");
+    StringBuilder yaml = new StringBuilder();
+    for (int i = 0; i < 1_200; i++) {
+      yaml.append("  ".repeat(i)).append("k:\n");
+    }
+    Files.writeString(file, yaml.append("  ".repeat(1_200)).append("v\n"));
+    PrintStream original = System.err;
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code;
+    try {
+      code = new CommandLine(new SidecarMain()).execute("--config", file.toString());
+    } finally {
+      System.setErr(original);
+    }
+
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("config file " + file + " is beyond a limit of the YAML reader")
+        .contains("nesting depth")
+        .contains("1000")
+        .doesNotContain("Exception");
+  }
+
+  @Test
   void main_unknownOption_exitsWithTwo() {
     CommandLine cli = new CommandLine(new SidecarMain());
     cli.setErr(new java.io.PrintWriter(new ByteArrayOutputStream()));
@@ -177,6 +204,38 @@ class SidecarMainTest {
         .send(
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
             HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void metricsEndpoint_dropsDeclaredBeyondWhatOneBatchMay_areRefusedByReason() throws Exception {
+    SidecarConfig config = SidecarTestSupport.config(dir, "metrics.port", "0");
+    try (Sidecar sidecar =
+        Sidecar.start(
+            config, InProcessServerBuilder.forName(InProcessServerBuilder.generateName()), false)) {
+      // A trusted reporter's four batches of about 4.2e9 drops each: 1.69e10 in all.
+      for (int i = 0; i < 4; i++) {
+        sidecar
+            .reports()
+            .ingest(
+                io.harbinger.proto.v1.ReportBatch.newBuilder()
+                    .setDroppedSinceLast(4_227_858_432L)
+                    .addReports(SidecarTestSupport.ack("shop", "send_email", 2_000_000))
+                    .build()
+                    .toByteArray());
+      }
+      sidecar
+          .reports()
+          .ingest(
+              io.harbinger.proto.v1.ReportBatch.newBuilder()
+                  .setDroppedSinceLast(8_192)
+                  .build()
+                  .toByteArray());
+
+      assertThat(get(sidecar.metricsPort(), "/metrics").body())
+          .contains("harbinger_reports_rejected_total{reason=\"bad_dropped_count\"} 4.0")
+          .contains("harbinger_reports_dropped_by_reporters_total 8192.0")
+          .contains("harbinger_reports_learned_total 4.0");
+    }
   }
 
   @Test
