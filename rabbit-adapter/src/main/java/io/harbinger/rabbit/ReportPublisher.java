@@ -12,16 +12,11 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,18 +55,17 @@ import org.slf4j.LoggerFactory;
  * batch was written holds it in RabbitMQ until the alarm clears) is not counted until the confirm
  * comes; the sender moves on meanwhile, with at most 64 batches awaiting their confirms.
  *
- * <p>Implementation notes. {@link #accept} appends to a bounded deque under a lock held for one
- * append: it never waits for the network, and a full buffer drops the report and counts it in
+ * <p>Implementation notes. {@link #accept} appends to a {@link ReportBuffer} under a lock held for
+ * one append: it never waits for the network, and a full buffer drops the report and counts it in
  * {@link #dropped()} and in the {@code dropped_since_last} of the batches that follow, at most
  * {@value ReportIngestor#MAX_DECLARED_DROPS} per batch (learners refuse more; while drops are left
- * to declare, a batch goes out every flush interval even without reports) (DESIGN.md contracts,
- * reports exchange). The sender thread takes a batch out of the buffer only when it can publish it:
- * while the connection is blocked by a resource alarm, or closed, reports stay in the buffer (so
- * the sender never sits in a blocked socket write). A blocked connection that closes is no longer
- * blocked: the flag is cleared by the connection's shutdown, since the unblock notification will
- * never come. {@link ReportChannel} opens, replaces and checks the channel and tells what became of
- * each batch, once; a failed batch's reports are added to the next batch's {@code
- * dropped_since_last}.
+ * to declare, a batch goes out every flush interval even without reports). The sender thread takes
+ * a batch out of the buffer only when it can publish it: while the connection is blocked by a
+ * resource alarm, or closed, reports stay in the buffer (so the sender never sits in a blocked
+ * socket write). A blocked connection that closes is no longer blocked: the flag is cleared by the
+ * connection's shutdown, since the unblock notification will never come. {@link ReportChannel}
+ * opens, replaces and checks the channel and tells what became of each batch, once; a failed
+ * batch's reports are added to the next batch's {@code dropped_since_last}.
  *
  * <p>Thread safety: {@link #accept} may be called from any number of threads; {@link #close} waits
  * at most its close timeout.
@@ -107,22 +101,13 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   private final Clock clock;
   private final Ticker ticker;
   private final int capacity;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition wake = lock.newCondition();
-  private final ArrayDeque<DurationReport> buffer;
-  private final LongAdder dropped = new LongAdder();
-  private final LongAdder sent = new LongAdder();
-  private final LongAdder batches = new LongAdder();
-  private final LongAdder failedBatches = new LongAdder();
-  private final LongAdder unroutable = new LongAdder();
-  private final AtomicBoolean reachingNoQueue = new AtomicBoolean();
+  private final ReportBuffer buffer;
+  private final ReportCounts counts = new ReportCounts(this::carryDrops);
   private final BlockedListener blockedListener;
   private final ShutdownListener connectionShutdown;
   private final Thread sender;
-  private long droppedSinceLast; // guarded by lock
-  private volatile boolean blocked; // written under lock
+  private volatile boolean blocked;
   private volatile String blockedReason = "";
-  private volatile boolean running = true;
   private long sequence;
 
   private ReportPublisher(Builder b, Connection connection, boolean ownsConnection)
@@ -138,10 +123,9 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
     clock = b.clock;
     ticker = b.ticker;
     capacity = b.capacity;
-    buffer = new ArrayDeque<>(Math.min(capacity, 1 << 16));
+    buffer = new ReportBuffer(capacity, batchSize, flushIntervalNanos, ticker, counts.dropped);
     reportChannel =
-        new ReportChannel(
-            connection, b.exchange, userId, b.confirmTimeout.toNanos(), new Accounting());
+        new ReportChannel(connection, b.exchange, userId, b.confirmTimeout.toNanos(), counts);
     blockedListener =
         connection.addBlockedListener(
             reason -> setBlocked(true, reason), () -> setBlocked(false, ""));
@@ -218,20 +202,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   /** Buffers a report, or drops and counts it when the buffer is full; never blocks. */
   @Override
   public void accept(DurationReport report) {
-    lock.lock();
-    try {
-      if (report == null || !running || buffer.size() >= capacity) {
-        dropped.increment();
-        droppedSinceLast++;
-        return;
-      }
-      buffer.addLast(report);
-      if (buffer.size() == batchSize) {
-        wake.signal();
-      }
-    } finally {
-      lock.unlock();
-    }
+    buffer.offer(report);
   }
 
   /**
@@ -240,7 +211,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    * @return the count
    */
   public long dropped() {
-    return dropped.sum();
+    return counts.dropped.sum();
   }
 
   /**
@@ -249,7 +220,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    * @return the count
    */
   public long sent() {
-    return sent.sum();
+    return counts.sent.sum();
   }
 
   /**
@@ -262,7 +233,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    * @return the count
    */
   public long unroutable() {
-    return unroutable.sum();
+    return counts.unroutable.sum();
   }
 
   /**
@@ -271,7 +242,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    * @return the count
    */
   public long batches() {
-    return batches.sum();
+    return counts.batches.sum();
   }
 
   /**
@@ -282,7 +253,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    * @return the count
    */
   public long failedBatches() {
-    return failedBatches.sum();
+    return counts.failedBatches.sum();
   }
 
   /**
@@ -291,12 +262,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    * @return the count
    */
   public int buffered() {
-    lock.lock();
-    try {
-      return buffer.size();
-    } finally {
-      lock.unlock();
-    }
+    return buffer.size();
   }
 
   /**
@@ -305,12 +271,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    * @return true while blocked
    */
   public boolean blocked() {
-    lock.lock();
-    try {
-      return blocked;
-    } finally {
-      lock.unlock();
-    }
+    return blocked;
   }
 
   /**
@@ -350,15 +311,8 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   @Override
   public void close() {
     long deadline = System.nanoTime() + closeTimeoutNanos;
-    lock.lock();
-    try {
-      if (!running) {
-        return;
-      }
-      running = false;
-      wake.signalAll();
-    } finally {
-      lock.unlock();
+    if (!buffer.close()) {
+      return;
     }
     joinUntil(sender, deadline);
     if (sender.isAlive()) {
@@ -380,16 +334,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
       }
     }
     reportChannel.abandon();
-    lock.lock();
-    try {
-      int left = buffer.size();
-      if (left > 0) {
-        dropped.add(left);
-        buffer.clear();
-      }
-    } finally {
-      lock.unlock();
-    }
+    buffer.discard();
   }
 
   private void detach() {
@@ -410,14 +355,9 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   }
 
   private void setBlocked(boolean value, String reason) {
-    lock.lock();
-    try {
-      blocked = value;
-      blockedReason = reason == null ? "" : reason;
-      wake.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    blockedReason = reason == null ? "" : reason;
+    blocked = value;
+    buffer.wake();
     reportChannel.wakeWaiters();
   }
 
@@ -429,73 +369,20 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
 
   private void run() {
     List<DurationReport> batch = new ArrayList<>(batchSize);
-    long deadline = ticker.nanos() + flushIntervalNanos;
     try {
-      while (true) {
-        long dropsInBatch;
-        lock.lock();
-        try {
-          if (!running) {
-            break;
-          }
-          long now = ticker.nanos();
-          if (!canPublish()) {
-            wake.awaitNanos(flushIntervalNanos);
-            continue;
-          }
-          boolean due = now - deadline >= 0;
-          if (buffer.size() < batchSize && !due) {
-            wake.awaitNanos(deadline - now);
-            continue;
-          }
-          deadline = now + flushIntervalNanos;
-          if (buffer.isEmpty() && droppedSinceLast == 0) {
-            continue;
-          }
-          take(batch);
-          dropsInBatch = takeDeclaredDrops();
-        } finally {
-          lock.unlock();
-        }
-        flush(batch, dropsInBatch);
+      for (long drops = buffer.next(batch, this::canPublish);
+          drops >= 0;
+          drops = buffer.next(batch, this::canPublish)) {
+        flush(batch, drops);
       }
-      drainOnClose(batch);
+      // Closed: send what is left while the connection allows it.
+      for (long drops = buffer.drain(batch, this::canPublish);
+          drops >= 0;
+          drops = buffer.drain(batch, this::canPublish)) {
+        flush(batch, drops);
+      }
     } catch (InterruptedException e) {
       // close() ran out of time: what is left is dropped and counted by close().
-    }
-  }
-
-  private void take(List<DurationReport> batch) {
-    for (int i = 0; i < batchSize && !buffer.isEmpty(); i++) {
-      batch.add(buffer.pollFirst());
-    }
-  }
-
-  /**
-   * Takes the drops the next batch declares: at most what a learner accepts from one batch, the
-   * rest left for the batches after it. Called with the lock held.
-   */
-  private long takeDeclaredDrops() {
-    long declared = Math.min(droppedSinceLast, ReportIngestor.MAX_DECLARED_DROPS);
-    droppedSinceLast -= declared;
-    return declared;
-  }
-
-  /** Sends what is left after close(), while the connection allows it. */
-  private void drainOnClose(List<DurationReport> batch) {
-    while (true) {
-      long dropsInBatch;
-      lock.lock();
-      try {
-        if ((buffer.isEmpty() && droppedSinceLast == 0) || !canPublish()) {
-          return;
-        }
-        take(batch);
-        dropsInBatch = takeDeclaredDrops();
-      } finally {
-        lock.unlock();
-      }
-      flush(batch, dropsInBatch);
     }
   }
 
@@ -522,14 +409,12 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
 
   /** Counts a batch that will never be confirmed; the drops it carried are carried again. */
   private void lost(int reports, long carriedDrops) {
-    failedBatches.increment();
-    dropped.add(reports);
-    lock.lock();
-    try {
-      droppedSinceLast += carriedDrops + reports;
-    } finally {
-      lock.unlock();
-    }
+    counts.lost(reports, carriedDrops);
+  }
+
+  /** Declares drops again in a later batch. */
+  private void carryDrops(long drops) {
+    buffer.carry(drops);
   }
 
   /**
@@ -561,50 +446,6 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
               + " count as sent when confirmed, and a refused reporter identity '{}' is logged",
           TimeUnit.NANOSECONDS.toMillis(confirmTimeoutNanos),
           userId);
-    }
-  }
-
-  /** Counts what became of each batch, told once per batch by the report channel. */
-  private final class Accounting implements ReportChannel.Settlements {
-
-    @Override
-    public void sent(ReportChannel.Pending batch) {
-      if (!batch.probe()) {
-        sent.add(batch.reports());
-        batches.increment();
-        if (reachingNoQueue.compareAndSet(true, false)) {
-          LOG.info("report batches reach a queue again");
-        }
-      }
-    }
-
-    @Override
-    public void unroutable(ReportChannel.Pending batch) {
-      if (batch.probe()) {
-        return;
-      }
-      unroutable.add(batch.reports());
-      if (batch.carriedDrops() > 0) {
-        lock.lock();
-        try {
-          droppedSinceLast += batch.carriedDrops();
-        } finally {
-          lock.unlock();
-        }
-      }
-      if (reachingNoQueue.compareAndSet(false, true)) {
-        LOG.warn(
-            "report batches reach no queue: nothing is bound to the reports exchange (no sidecar"
-                + " or embedded router consumes it, or it was deleted and declared again); their"
-                + " reports are counted as unroutable, not sent");
-      }
-    }
-
-    @Override
-    public void lost(ReportChannel.Pending batch) {
-      if (!batch.probe()) {
-        ReportPublisher.this.lost(batch.reports(), batch.carriedDrops());
-      }
     }
   }
 
