@@ -78,17 +78,13 @@ import java.time.Duration;
  *     observations, not stale, whose highest observation is shorter than the default level's
  *     interval is placed at the level of that highest observation; zero keeps every cold key at or
  *     below the default level; 0 or in [1, minObservations) (checked by {@link #check}); off
- * @param tailLimit when positive, the global safeguard's tail guard: while the estimated mean wait
- *     of the latest-served level holding at least 1% of the jobs exceeds this many times FIFO's
- *     (Cobham, at {@code safeguardLoad}), keys placed below the default level are routed at the
- *     default level, until the estimate falls below 0.9 of the limit; acts only with {@code
- *     safeguard} on; zero turns it off; 0 or in [1, 100]; off
- * @param tailSink when positive, the global safeguard's sink guard: while Cobham's estimate (at
- *     {@code safeguardLoad}) of the last level's mean wait under the assignment, untrusted keys at
- *     the default level included, exceeds this many times FIFO's, a key the assignment leaves at
- *     the default level without a prediction of its own (cold, stale, censored, spread or
- *     mispredicted) is routed at the last level instead, until the estimate falls below 0.9 of the
- *     limit; acts only with {@code safeguard} on; zero turns it off; 0 or in [1, 100]; off
+ * @param tailLimit the tail guard, with {@code safeguard} on: while Cobham's estimate of the mean
+ *     wait of the latest-served level holding 1% of the jobs exceeds this many times FIFO's, keys
+ *     below the default level are routed at it, until below 0.9 of the limit; 0 (off) or [1, 100]
+ * @param tailSink the sink guard, with {@code safeguard} on: while Cobham's estimate of the last
+ *     level's mean wait, untrusted keys at the default level included, exceeds this many times
+ *     FIFO's, keys left at the default level without a prediction of their own are routed at the
+ *     last, until below 0.9 of the limit; 0 (off) or [1, 100]
  */
 public record PredictorTuning(
     double pooledDecay,
