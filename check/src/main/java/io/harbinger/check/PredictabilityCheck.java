@@ -14,35 +14,37 @@ import java.util.Objects;
  *
  * <p>Example: on the Azure Functions 2021 trace, 73.1% of held-out invocations are on routable keys
  * and a per-key median has 79.0% tier accuracy and a median |log2 error| of 0.387 (a factor of
- * 1.3), against 56.6% and 4.84 for a global median (spec/harbinger-reference.md section 5.6): the
- * verdict is "turn it on".
+ * 1.3), against 56.6% and 4.84 for a global median (the original implementation's Azure statistics,
+ * which seed paper section 5.2, Table 8, rounds): the verdict is "turn it on".
  *
  * <p>Implementation notes. The jobs are split by arrival: the first half (floor(n/2) jobs) is the
- * history, the rest is held out, as in the simulator's history / evaluation split
- * (spec/harbinger-reference.md section 5.2). From the history: each key's median duration, the
- * global median and the pooled tertiles, which define three tiers (a duration up to the first
- * tertile is tier 0, up to the second tier 1, above it tier 2); a key is routable with at least
- * {@code minObservations} history jobs, the predictor's own trust gate (20, section 1.6). Every
- * quantile is nearest-rank, as in section 5.3. On the held-out jobs of routable keys, the key's
- * median and the global median are each scored by |log2(predicted / actual)|, the share within a
- * factor of 2 (error at most 1) and tier accuracy. Durations are floored before logarithms, ratios
- * and tiers, at the trace's resolution unless told otherwise (1 s for SWF logs, whose 0 s means
- * under a second), so a 0 s job does not produce an infinite error. The within-key spread is each
- * routable key's history p99 / p50, summarised by quantiles weighted by the key's history jobs.
+ * history, the rest is held out, as in the simulator's history / evaluation split (seed paper
+ * section 4: each trace is split into a history half and an evaluation half). From the history:
+ * each key's median duration, the global median and the pooled tertiles, which define three tiers
+ * (a duration up to the first tertile is tier 0, up to the second tier 1, above it tier 2); a key
+ * is routable with at least {@code minObservations} history jobs, the predictor's own trust gate
+ * (20, seed paper section 3.5). Every quantile is nearest-rank, as in the original implementation's
+ * simulator. On the held-out jobs of routable keys, the key's median and the global median are each
+ * scored by |log2(predicted / actual)|, the share within a factor of 2 (error at most 1) and tier
+ * accuracy. Durations are floored before logarithms, ratios and tiers, at the trace's resolution
+ * unless told otherwise (1 s for SWF logs, whose 0 s means under a second), so a 0 s job does not
+ * produce an infinite error. The within-key spread is each routable key's history p99 / p50,
+ * summarised by quantiles weighted by the key's history jobs.
  *
  * <p>Advice rules. Predictions <em>help</em> when the per-key tier accuracy beats the global
  * median's by at least 10 points and the per-key median |log2 error| is below 1 (a typical error
  * under a factor of 2). <em>Coverage</em> is the smaller of the routable share and the share of
  * held-out jobs the real predictor routed in the replay (which adds staleness and spread). "Turn it
  * on" needs help and coverage of at least 50%; "run in shadow only" needs help and coverage of at
- * least 20%; otherwise "not useful here". Why these numbers, from seed paper section 5.2 (Table 16)
- * and spec/harbinger-reference.md section 5.6: on Azure, where the weighted design passed its gate
- * at loads 0.8 and 0.95, 73% of held-out jobs were routable and the per-key median beat the global
- * by 22 points of tier accuracy with an error of 0.39; on LPC-EGEE only 21% of evaluated jobs got a
- * prediction and the design stayed within noise of FIFO (+1.0% to +8.5%, intervals including zero),
- * so a minority of predicted jobs gives no measurable gain but no proven harm, which is what shadow
- * mode is for; on DAS2-fs2 predictions were about as good as a global median and acting on them
- * raised mean latency by 89% at load 0.8, which the 10-point rule rejects.
+ * least 20%; otherwise "not useful here". Why these numbers, from seed paper section 5.2 (Tables 8
+ * and 16) and the original implementation's Azure statistics: on Azure, where the weighted design
+ * passed its gate at loads 0.8 and 0.95, 73% of held-out jobs were routable and the per-key median
+ * beat the global by 22 points of tier accuracy with an error of 0.39; on LPC-EGEE only 21% of
+ * evaluated jobs got a prediction and the design stayed within noise of FIFO (+1.0% to +8.5%,
+ * intervals including zero), so a minority of predicted jobs gives no measurable gain but no proven
+ * harm, which is what shadow mode is for; on DAS2-fs2 predictions were about as good as a global
+ * median and acting on them raised mean latency by 89% at load 0.8, which the 10-point rule
+ * rejects.
  *
  * <p>The verdict also uses the global safeguard's estimator, the one model of "will this help"
  * shared with the predictor: the levels the replayed predictor routes the held-out jobs at, with

@@ -22,9 +22,9 @@ import java.util.Optional;
  * completion, arrival + duration, as if it had started at once (no queueing): completions due at or
  * before an arrival are observed first. This is the predictor's best case for staleness, because in
  * a backlog completions come later (seed paper section 5.2, LPC-EGEE). The whole trace is replayed
- * so the history half warms the predictor as in the paper's {@code predictive_warm} arm
- * (spec/harbinger-reference.md section 5.3); only held-out jobs are counted. Pending completions
- * live in a binary min-heap of primitive arrays.
+ * so the history half warms the predictor as in the original simulator's {@code predictive_warm}
+ * arm (seed paper section 4); only held-out jobs are counted. Pending completions live in a binary
+ * min-heap of primitive arrays.
  *
  * <p>Why the predicted share can differ from {@code simulate}'s: here the predictor runs on the
  * trace's own clock and every job completes at arrival + duration, with no queueing. The simulator

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Implementation notes. Queues are known by name only: the AMQP client does not tell a channel
  * which virtual host its connection is on, so two queues of one name on two brokers share an entry,
  * the last declaration winning. A queue never declared in this process is unknown, and the wrapper
- * then keeps the classic mapping (rabbitmq-facts section 1.2). The map is bounded: past {@value
+ * then keeps the classic mapping ({@link PriorityScheme#CLASSIC}). The map is bounded: past {@value
  * #MAX_TRACKED} queues, new declarations are not recorded and those queues stay unknown.
  *
  * <p>Thread-safe: one concurrent map, read without locking on every publish to the default

@@ -25,18 +25,19 @@ import java.util.zip.CRC32C;
  * one that hands the work to another thread and acknowledges there, it is the time to the
  * acknowledgement. Delivery tags are per channel and increase, so unsettled deliveries sit in a
  * sorted map and {@code multiple=true} settles its head. The acknowledgement itself is sent before
- * any of this runs and is never changed (DESIGN.md). With automatic acknowledgement, a delivery is
- * settled when its handler returns: an acknowledgement if it returned normally, a nack if it threw.
- * A delivery that RabbitMQ marks redelivered, and that this process did not itself requeue, had an
- * earlier attempt that never settled (its consumer died or its connection closed): it is reported
- * once as censored (seed paper section 3.5, censored observations). When the channel shuts down its
- * unsettled deliveries are forgotten: their tags are stale, RabbitMQ will redeliver them, and the
- * redelivery is the censored observation (rabbitmq-facts section 3.1, tags after recovery). A
- * message's identity across redeliveries is its publish stamp and key; a message published without
- * the wrapper has no stamp, so its AMQP {@code message-id} stands in, or failing that a CRC-32C of
- * its body and its length. A message's stamp is read by {@link StampHeader#read}: one that cannot
- * be read (malformed, from a newer producer, a level outside the options' levels) is still handed
- * to the handler and reported, at unknown level, and counted ({@link
+ * any of this runs and is never changed: acknowledgements behave exactly as without Harbinger. With
+ * automatic acknowledgement, a delivery is settled when its handler returns: an acknowledgement if
+ * it returned normally, a nack if it threw. A delivery that RabbitMQ marks redelivered, and that
+ * this process did not itself requeue, had an earlier attempt that never settled (its consumer died
+ * or its connection closed): it is reported once as censored (seed paper section 3.5, censored
+ * observations). When the channel shuts down its unsettled deliveries are forgotten: their tags are
+ * stale, RabbitMQ will redeliver them, and the redelivery is the censored observation (the RabbitMQ
+ * Java client's documentation on automatic recovery: delivery tags from before a recovery are
+ * stale). A message's identity across redeliveries is its publish stamp and key; a message
+ * published without the wrapper has no stamp, so its AMQP {@code message-id} stands in, or failing
+ * that a CRC-32C of its body and its length. A message's stamp is read by {@link StampHeader#read}:
+ * one that cannot be read (malformed, from a newer producer, a level outside the options' levels)
+ * is still handed to the handler and reported, at unknown level, and counted ({@link
  * AdapterStats#unreadableStamps()}). Censoring is per message, not per handler: every delivery that
  * RabbitMQ marks redelivered and this process did not requeue counts, so a consumer with prefetch
  * above 1 whose connection dies turns every delivery it had prefetched (including those whose

@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * factory authenticates as); others are counted and ignored ({@link ReportIngestor}).
  *
  * <p>A lookup is a call into the local predictor; if it throws, the message goes out at the default
- * level and {@link #failures()} counts it (fail-open, DESIGN.md).
+ * level and {@link #failures()} counts it (fail-open: Harbinger never blocks, drops or delays a
+ * publish).
  *
  * <p>Example:
  *

@@ -39,8 +39,7 @@ import java.util.concurrent.TimeoutException;
  * delegation is split in two by AMQP class, the topology methods and the rest, only to keep each
  * file short. A hand-written class was chosen over a {@link java.lang.reflect.Proxy} because the
  * publish path must cost microseconds: a proxy boxes every argument into an array and dispatches
- * reflectively on every call, and it loses checked exceptions unless each one is unwrapped
- * (rabbitmq-facts section 3.3).
+ * reflectively on every call, and it loses checked exceptions unless each one is unwrapped.
  *
  * <p>Thread safety: as thread-safe as the delegate; this class holds no state but the delegate.
  */

@@ -26,15 +26,16 @@ import java.util.concurrent.TimeoutException;
  * publishes an empty, transient message with the {@code user-id} to the default exchange under a
  * routing key no queue has (it is dropped unrouted, and confirmed); RabbitMQ checks {@code user-id}
  * before routing (after the write permission), so the probe's channel is either confirmed
- * (accepted) or closed with 406 (refused) (rabbitmq-facts section 4). During a resource alarm
- * RabbitMQ blocks a connection at its first publish and reads nothing more from it until the alarm
- * clears (rabbitmq-facts section 2, publishing), so the probe gives up as soon as RabbitMQ says its
- * connection is blocked ({@code connection.blocked}), answering {@link Verdict#UNKNOWN}: the
- * application's own connection is never blocked by it. Every step is bounded by {@link #TIMEOUT}
- * (connection, handshake, each call, the wait for the confirm), and the connection is aborted at
- * the end with the same bound. A probe that cannot decide (the factory cannot connect, no write
- * permission on the default exchange, blocked, timed out) answers {@link Verdict#UNKNOWN}; the
- * wrapped channel then recognises the first 406 instead.
+ * (accepted) or closed with 406 (refused) (RabbitMQ's documentation on validated user-id). During a
+ * resource alarm RabbitMQ blocks a connection at its first publish and reads nothing more from it
+ * until the alarm clears (RabbitMQ's documentation on memory and disk alarms and on blocked
+ * connection notifications), so the probe gives up as soon as RabbitMQ says its connection is
+ * blocked ({@code connection.blocked}), answering {@link Verdict#UNKNOWN}: the application's own
+ * connection is never blocked by it. Every step is bounded by {@link #TIMEOUT} (connection,
+ * handshake, each call, the wait for the confirm), and the connection is aborted at the end with
+ * the same bound. A probe that cannot decide (the factory cannot connect, no write permission on
+ * the default exchange, blocked, timed out) answers {@link Verdict#UNKNOWN}; the wrapped channel
+ * then recognises the first 406 instead.
  *
  * <p>Thread-safe; a probe opens one connection, once per factory and user accepted.
  */

@@ -40,10 +40,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * are built per publish. Priorities are boxed once per queue type. A publish to the default
  * exchange looks up the type of the queue it addresses among the queues this process declared
  * through a wrapped channel or {@link PriorityQueues}; any other publish, and one to a queue of
- * unknown type, keeps the classic mapping (rabbitmq-facts section 1.2). One stamp reads the clock
- * once, makes one router lookup, which is a local call by the {@link Router} contract, and
- * allocates the stamp and its header's value (DESIGN.md: the publish path never blocks on
- * Harbinger).
+ * unknown type, keeps the classic mapping ({@link PriorityScheme#CLASSIC}). One stamp reads the
+ * clock once, makes one router lookup, which is a local call by the {@link Router} contract, and
+ * allocates the stamp and its header's value (the publish path never blocks on Harbinger).
  *
  * <p>Thread-safe and lock-free: the key cache is a concurrent map read without locking.
  */

@@ -11,12 +11,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Implementation notes. RabbitMQ prioritises only messages still in the queue; a delivery
  * already pushed to a consumer is out of reach, so the quality of shortest-job-first is bounded by
- * prefetch times consumers (rabbitmq-facts section 1.1, "Prefetch and basic.qos"). A prefetch above
- * {@value #MAX_GOOD_PREFETCH}, an unlimited one (0) or automatic acknowledgement on a priority
- * queue is logged once at WARN. Whether a queue has priorities is known only when it was declared
- * through a wrapped channel or {@code PriorityQueues} in this process; a queue of unknown kind is
- * treated as a priority queue, because a wrapped consumer exists to consume one; a queue known to
- * have none is skipped.
+ * prefetch times consumers (RabbitMQ's documentation on priority queues, "How Priority Queues Work
+ * with Consumers"). A prefetch above {@value #MAX_GOOD_PREFETCH}, an unlimited one (0) or automatic
+ * acknowledgement on a priority queue is logged once at WARN. Whether a queue has priorities is
+ * known only when it was declared through a wrapped channel or {@code PriorityQueues} in this
+ * process; a queue of unknown kind is treated as a priority queue, because a wrapped consumer
+ * exists to consume one; a queue known to have none is skipped.
  *
  * <p>Thread-safe; both sets are bounded so that a process declaring many queues cannot grow them.
  */

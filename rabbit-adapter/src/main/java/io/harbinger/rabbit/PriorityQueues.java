@@ -20,12 +20,13 @@ import java.util.Objects;
  * against normal, on 4.3 and later 32 strict ones, and on 3.x none at all, so there the helper
  * refuses and names the alternatives. The broker's version comes from the channel's connection.
  * Every declared queue is recorded, so that wrapped channels publishing to it stamp the priorities
- * its type and version understand ({@link PriorityScheme}; rabbitmq-facts section 1.2).
+ * its type and version understand ({@link PriorityScheme}).
  *
  * <p>RabbitMQ answers a queue that already exists with other arguments with {@code 406
  * PRECONDITION_FAILED} and closes the channel, because a queue's arguments never change; {@link
  * #declare} turns that into a {@link PriorityQueueException} that says what happened and how to
- * migrate (rabbitmq-facts section 1.1, "Immutability and migration").
+ * migrate (RabbitMQ's documentation on priority queues: {@code x-max-priority} cannot be added to
+ * or changed on an existing queue).
  */
 public final class PriorityQueues {
 
@@ -34,7 +35,8 @@ public final class PriorityQueues {
 
   /**
    * The largest consumer prefetch that leaves RabbitMQ something to reorder: a delivery already
-   * pushed to a consumer cannot be overtaken by shorter work (rabbitmq-facts section 1.1).
+   * pushed to a consumer cannot be overtaken by shorter work (RabbitMQ's documentation on priority
+   * queues and consumer prefetch).
    */
   public static final int MAX_REORDERING_PREFETCH = 2;
 

@@ -3,8 +3,9 @@ package io.harbinger.rabbit;
 import io.harbinger.predictor.PredictorConfig;
 
 /**
- * How Harbinger's levels become AMQP message priorities on one type of queue and one broker version
- * (rabbitmq-facts section 1.2).
+ * How Harbinger's levels become AMQP message priorities on one type of queue and one broker
+ * version, after RabbitMQ's documentation on classic queue priorities and on quorum queue
+ * priorities by version.
  *
  * <p>Level 0 is served first. A message published without the wrapper carries no priority and must
  * land in the lowest level, so each scheme puts the lowest level where an unset priority lands:

@@ -6,8 +6,8 @@ import com.rabbitmq.client.RecoveryListener;
 
 /**
  * The wrapped channel of a delegate that recovers automatically: also a {@link Recoverable}, so
- * application code that casts its channel to {@code Recoverable} keeps working (rabbitmq-facts
- * section 3.1).
+ * application code that casts its channel to {@code Recoverable} keeps working (the client's
+ * automatically recovering channels implement it).
  *
  * <p>Thread safety: as {@link PredictiveChannel}.
  */

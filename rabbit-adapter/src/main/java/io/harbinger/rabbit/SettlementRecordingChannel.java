@@ -10,8 +10,8 @@ import java.io.IOException;
  * framework's listener container) that a listener settles itself.
  *
  * <p>Implementation notes. As in {@link PredictiveChannel}, a settlement is forwarded first,
- * unchanged, and recorded only once the delegate accepted it (DESIGN.md: acknowledgements behave
- * exactly as without Harbinger). Everything else is the delegate's own behaviour.
+ * unchanged, and recorded only once the delegate accepted it (acknowledgements behave exactly as
+ * without Harbinger). Everything else is the delegate's own behaviour.
  *
  * <p>Thread safety: as the delegate; the tracker is thread-safe.
  */

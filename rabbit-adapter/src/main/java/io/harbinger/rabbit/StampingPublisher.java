@@ -221,7 +221,8 @@ final class StampingPublisher {
    *
    * <p>Implementation notes. {@code AMQP.BasicProperties} copies the headers map it is given into a
    * {@code HashMap} of its own, so handing it this view instead of a merged copy saves one map per
-   * publish without ever exposing or changing the caller's map (copy on write, DESIGN.md).
+   * publish without ever exposing or changing the caller's map (copy on write: the caller's
+   * properties and headers are never modified).
    *
    * <p>Not thread-safe; lives for one publish.
    */

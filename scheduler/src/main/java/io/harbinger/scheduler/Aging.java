@@ -10,14 +10,14 @@ import java.util.Objects;
  * <p>The caller runs {@link #pass} once per interval (0.5 s by default): the broker from a timer,
  * the simulator as an event, a lane consumer from its own timer over the heads of its lanes.
  *
- * <p>Implementation notes (reference section 2.6): a pass visits the levels from the lowest (L-1)
- * up to level 1. At each level it moves jobs whose wait since their last placement has reached the
- * threshold to the tail of the level above and restarts their wait, so a job climbs at most one
- * level per pass. Placement times never decrease along a level, so the scan stops at the first job
- * that is not due; expired jobs are skipped, never promoted. Pausing skips a level while the level
- * above is behind (it holds promoted jobs, is non-empty, and its head arrived at least the
- * threshold ago: waiting counted from arrival, not from the last promotion), and moves at most one
- * job per level per pass.
+ * <p>Implementation notes (seed paper sections 3.6 and 3.7, with the original implementation's
+ * details): a pass visits the levels from the lowest (L-1) up to level 1. At each level it moves
+ * jobs whose wait since their last placement has reached the threshold to the tail of the level
+ * above and restarts their wait, so a job climbs at most one level per pass. Placement times never
+ * decrease along a level, so the scan stops at the first job that is not due; expired jobs are
+ * skipped, never promoted. Pausing skips a level while the level above is behind (it holds promoted
+ * jobs, is non-empty, and its head arrived at least the threshold ago: waiting counted from
+ * arrival, not from the last promotion), and moves at most one job per level per pass.
  *
  * <p>Following aging departs from seed paper section 3.7, whose fixed 5 s threshold promotes nearly
  * every job during a backlog of hours and so collapses the order to FIFO (section 5.2, which lists
@@ -58,9 +58,9 @@ public final class Aging {
   }
 
   /**
-   * Returns pausing aging (seed paper section 3.7, reference section 2.6): at most one job per
-   * level per pass, and none into a level that is behind (it holds promoted jobs and its head has
-   * been waiting at least the threshold since arrival).
+   * Returns pausing aging (seed paper section 3.7, as the original implementation applies it): at
+   * most one job per level per pass, and none into a level that is behind (it holds promoted jobs
+   * and its head has been waiting at least the threshold since arrival).
    *
    * @param threshold the wait that triggers a promotion; positive
    * @return the policy

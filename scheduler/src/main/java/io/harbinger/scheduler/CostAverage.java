@@ -2,8 +2,8 @@ package io.harbinger.scheduler;
 
 /**
  * An exponentially weighted moving average of acknowledged handler durations, the fallback cost of
- * weighted selection when a job has no prediction (reference section 2.7: alpha 0.05, the first
- * sample taken as is).
+ * weighted selection when a job has no prediction (as in the original implementation: alpha 0.05,
+ * the first sample taken as is).
  */
 final class CostAverage {
 

@@ -28,7 +28,8 @@ public interface IngressPolicy {
   void route(QueuedJob job);
 
   /**
-   * Learns from a first-time acknowledgement within lease and TTL (reference section 1.13).
+   * Learns from a first-time acknowledgement within lease and TTL (seed paper sections 3.2 and
+   * 3.4).
    *
    * @param job the acknowledged job
    * @param durationNanos the handler's duration
@@ -94,7 +95,7 @@ public interface IngressPolicy {
 
   /**
    * Returns the oracle: the true cost tier the job carries ({@link QueuedJob#oracleTier}); a
-   * missing or out-of-range tier takes the default level (reference section 2.8).
+   * missing or out-of-range tier takes the default level, as in the original implementation.
    *
    * @param name the arm's name
    * @param levels the number of levels

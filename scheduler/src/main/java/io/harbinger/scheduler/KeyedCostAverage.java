@@ -4,10 +4,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Running averages of acknowledged handler durations per key, each kept as a level's is (reference
- * section 2.7: an exponentially weighted average, alpha 0.05, the first sample taken as is), for a
- * consumer that wants a job's expected duration when its level's average mixes short and long kinds
- * of job.
+ * Running averages of acknowledged handler durations per key, each kept as a level's is (an
+ * exponentially weighted average, alpha 0.05, the first sample taken as is, as in the original
+ * implementation), for a consumer that wants a job's expected duration when its level's average
+ * mixes short and long kinds of job.
  *
  * <p>Bounded: once it holds {@code maxKeys} keys, a new key is not tracked and reads as unknown, so
  * a flood of distinct keys costs at most that many averages.

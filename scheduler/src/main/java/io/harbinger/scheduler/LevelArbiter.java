@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * Decides which level is served next and keeps the books that decision needs: a {@link
  * LevelSelector} and each level's running average of acknowledged durations, the fallback cost of a
- * pull without a prediction (reference section 2.7).
+ * pull without a prediction, as in the original implementation.
  *
  * <p>It needs to know only which levels have work, never the jobs, so it serves {@link
  * LevelScheduler} and equally a consumer that holds one broker queue per level. Example with

@@ -6,10 +6,10 @@ import java.util.function.IntConsumer;
  * The L FIFO level queues of a {@link LevelScheduler}, with a per-level count of promoted jobs.
  *
  * <p>Level 0 is served first. A job is promoted while its level is above (numerically below) its
- * original level; retried jobs are back at their original level and are not counted (reference
- * section 2.6). Within a level, placement times never decrease from head to tail, because every
- * path that adds at the tail stamps the current time and the only path that adds at the head puts
- * back the job that was just taken from there; {@link Aging} relies on this.
+ * original level; retried jobs are back at their original level and are not counted, as in the
+ * original implementation. Within a level, placement times never decrease from head to tail,
+ * because every path that adds at the tail stamps the current time and the only path that adds at
+ * the head puts back the job that was just taken from there; {@link Aging} relies on this.
  *
  * <p>Not thread-safe.
  */

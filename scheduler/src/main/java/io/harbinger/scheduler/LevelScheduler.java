@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * L FIFO levels served by a {@link LevelSelector}, with {@link Aging} (seed paper sections 3.2, 3.6
- * and 3.7; reference sections 2.6 and 2.7).
+ * and 3.7, with the original implementation's aging and weighted selection).
  *
  * <p>Example: three levels, weights (8, 3, 1), pausing aging at 5 s. A job routed to level 2 waits
  * at the tail of level 2; a pull takes the head of the level with the smallest virtual clock and
@@ -16,8 +16,8 @@ import java.util.Objects;
  *
  * <p>Implementation notes: selection and pricing are a {@link LevelArbiter}'s, over the mask of
  * non-empty levels. The cost average is keyed by the level a job was pulled from, as in the
- * reference; it is kept whatever the selector, but only weighted selection uses it. A refund on
- * {@link #requeueFront} restores the clock and the counters exactly.
+ * original implementation; it is kept whatever the selector, but only weighted selection uses it. A
+ * refund on {@link #requeueFront} restores the clock and the counters exactly.
  *
  * <p>Not thread-safe; see {@link Scheduler}.
  */

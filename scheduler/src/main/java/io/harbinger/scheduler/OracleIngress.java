@@ -2,8 +2,8 @@ package io.harbinger.scheduler;
 
 /**
  * The true cost tier carried by the job ({@link QueuedJob#oracleTier}); a missing or out-of-range
- * tier takes the default level (reference section 2.8). No cost is attached, so weighted selection
- * charges the level averages. Immutable and thread-safe.
+ * tier takes the default level, as in the original implementation. No cost is attached, so weighted
+ * selection charges the level averages. Immutable and thread-safe.
  */
 final class OracleIngress implements IngressPolicy {
 

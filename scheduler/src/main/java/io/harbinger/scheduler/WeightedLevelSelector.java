@@ -4,7 +4,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Worker-time shares by virtual clocks (seed paper section 3.7, equation 4; reference section 2.7).
+ * Worker-time shares by virtual clocks (seed paper section 3.7, equation 4, as the original
+ * implementation applies it).
  *
  * <p>With weights (8, 3, 1) and every level backlogged, the levels receive two thirds, a quarter
  * and a twelfth of the charged worker time. Example: with costs 2, 30 and 600 ms, level 0 is pulled

@@ -1,7 +1,8 @@
 /**
  * Harbinger's scheduling core: level queues, level selection, aging, expected costs, ingress
  * policies and per-job-type fair queueing, with no I/O and no locks inside (seed paper sections 3.2
- * to 3.7; reference sections 2.6 to 2.8).
+ * to 3.7; aging, weighted selection and the baseline policies follow the original implementation's
+ * details).
  *
  * <p>Public API, in two layers. Whole schedulers: {@link io.harbinger.scheduler.Scheduler}, as
  * {@link io.harbinger.scheduler.LevelScheduler} (built by {@link

@@ -25,15 +25,15 @@ import org.springframework.beans.factory.DisposableBean;
  *
  * <p>Implementation notes. Spring's {@code ConnectionFactory} owns the application's connection and
  * re-creates it after a failure; the runtime listens to it, and on each new connection reads the
- * broker's version (so that stamps use the priorities each queue type understands on it,
- * rabbitmq-facts section 1.2). At the first connection it starts a {@link ReportPublisher} and, for
- * the embedded router, an {@link EmbeddedRouter} that teaches the in-process predictor, each on a
- * connection of its own made from the same RabbitMQ settings (never on the application's: a
- * resource alarm blocks a connection that publishes, and a blocked connection stops carrying the
- * application's acknowledgements); they recover by themselves and are closed with the application
- * context. Until they run, reports are dropped and counted ({@link #reportsWithoutPublisher()}),
- * and stamps use the mapping of an unknown broker version. Nothing here runs on the publish path
- * but a volatile read.
+ * broker's version (so that stamps use the priorities each queue type understands on it: quorum
+ * queue priorities differ between RabbitMQ versions). At the first connection it starts a {@link
+ * ReportPublisher} and, for the embedded router, an {@link EmbeddedRouter} that teaches the
+ * in-process predictor, each on a connection of its own made from the same RabbitMQ settings (never
+ * on the application's: a resource alarm blocks a connection that publishes, and a blocked
+ * connection stops carrying the application's acknowledgements); they recover by themselves and are
+ * closed with the application context. Until they run, reports are dropped and counted ({@link
+ * #reportsWithoutPublisher()}), and stamps use the mapping of an unknown broker version. Nothing
+ * here runs on the publish path but a volatile read.
  *
  * <p>Thread-safe: connection events are serialised on this object's lock; readers see volatile
  * fields.

@@ -21,8 +21,8 @@ import org.springframework.core.Ordered;
  * The key is the connection's user and the job-type header; a message without a job type gets the
  * producer-only key. The message's properties are changed in place, as Spring's post-processors do.
  *
- * <p>Thread-safe; one stamp is a local router lookup and a clock read (DESIGN.md: the publish path
- * never blocks on Harbinger).
+ * <p>Thread-safe; one stamp is a local router lookup and a clock read (the publish path never
+ * blocks on Harbinger).
  */
 public final class HarbingerStamping implements MessagePostProcessor, Ordered {
 

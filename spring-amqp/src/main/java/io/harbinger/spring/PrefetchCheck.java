@@ -21,11 +21,11 @@ import org.springframework.beans.DirectFieldAccessor;
  *
  * <p>Implementation notes. RabbitMQ reorders only messages still in the queue; every delivery
  * already pushed to a consumer (prefetch times consumers of them) is out of reach of shorter work
- * (rabbitmq-facts section 1.1, "Prefetch and basic.qos"), and Spring's default prefetch is 250. A
- * Harbinger queue is one made by {@link HarbingerQueues}, or a {@link Queue} bean declared with
- * {@code x-max-priority} or as a quorum queue. Spring AMQP keeps a container's prefetch in a
- * non-public field; it is read with Spring's {@link DirectFieldAccessor}, and a container whose
- * prefetch cannot be read is not checked.
+ * (RabbitMQ's documentation on priority queues, "How Priority Queues Work with Consumers"), and
+ * Spring's default prefetch is 250. A Harbinger queue is one made by {@link HarbingerQueues}, or a
+ * {@link Queue} bean declared with {@code x-max-priority} or as a quorum queue. Spring AMQP keeps a
+ * container's prefetch in a non-public field; it is read with Spring's {@link DirectFieldAccessor},
+ * and a container whose prefetch cannot be read is not checked.
  *
  * <p>Thread-safe; {@link #recordQueues} runs once all singletons exist, {@link #warn} once the
  * application context is refreshed.

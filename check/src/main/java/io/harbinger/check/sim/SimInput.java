@@ -12,13 +12,14 @@ import java.util.Objects;
  * natural load of 320 / (64 x 10) = 0.5, so compress = 0.5 x 64 x 10 / 320 = 1 and arrivals keep
  * their spacing; at load 0.8 compress = 1.6 and every gap between arrivals shrinks by 1.6.
  *
- * <p>Implementation notes (reference section 5.2): compress = load x workers x span / work, where
- * span is the last minus the first evaluation arrival and work the sum of evaluation durations;
- * simulated arrival = (arrival - first evaluation arrival) / compress, rounded to the nanosecond,
- * so the evaluation starts at time 0 and history rows fall at negative times. Durations are never
- * scaled. The history's tertiles (sorted durations at n/3 and 2n/3) define the oracle's and the
- * static map's levels and the short, medium and long classes: a duration at or below the first
- * tertile is short, at or below the second medium, otherwise long.
+ * <p>Implementation notes (seed paper section 4, with the original implementation's load scaling):
+ * compress = load x workers x span / work, where span is the last minus the first evaluation
+ * arrival and work the sum of evaluation durations; simulated arrival = (arrival - first evaluation
+ * arrival) / compress, rounded to the nanosecond, so the evaluation starts at time 0 and history
+ * rows fall at negative times. Durations are never scaled. The history's tertiles (sorted durations
+ * at n/3 and 2n/3) define the oracle's and the static map's levels and the short, medium and long
+ * classes: a duration at or below the first tertile is short, at or below the second medium,
+ * otherwise long.
  */
 public final class SimInput {
 

@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * predictive_warm+weights+pausing}; {@code parse("oracle+no_aging")} is strict priority by each
  * job's true tier, without aging. A name is a routing ({@link Routing#label()}) with optional
  * suffixes {@code +weights} and one of {@code +pausing}, {@code +following}, {@code +no_aging};
- * without suffixes the levels are served strictly with plain aging (reference section 5.3).
+ * without suffixes the levels are served strictly with plain aging, as in the original
+ * implementation's simulator.
  *
  * @param name the canonical name: the routing, then {@code +weights}, then the aging when it is not
  *     plain
@@ -53,7 +54,7 @@ public record SimulatedArm(String name, Routing routing, Selection selection, Ag
     ORACLE("oracle"),
     /** The predictor, starting empty at the first evaluated job. */
     PREDICTIVE_COLD("predictive_cold"),
-    /** The predictor, first fed every job of the history (reference section 5.3). */
+    /** The predictor, first fed every job of the history, as in the original simulator. */
     PREDICTIVE_WARM("predictive_warm");
 
     private final String label;

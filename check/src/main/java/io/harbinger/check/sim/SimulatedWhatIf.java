@@ -17,11 +17,11 @@ import java.util.Locale;
  * predictive_warm+weights+pausing@few_observations}, each at 0.31 and at 0.80, each with its change
  * in whole-run mean latency against FIFO at the same load.
  *
- * <p>Implementation notes: "own load" keeps the recorded arrival times (compress = 1, reference
- * section 5.2) and reports the load they offer; 0.8 compresses them. The predictor is warmed on the
- * history (reference section 5.3, {@code predictive_warm}). A trace whose held-out part has no span
- * or no work cannot be simulated and gets a result that says so. Deterministic: the same trace
- * gives the same cells.
+ * <p>Implementation notes: "own load" keeps the recorded arrival times (compress = 1, see {@link
+ * SimInput}) and reports the load they offer; 0.8 compresses them. The predictor is warmed on the
+ * history (as in the original simulator's {@code predictive_warm}). A trace whose held-out part has
+ * no span or no work cannot be simulated and gets a result that says so. Deterministic: the same
+ * trace gives the same cells.
  */
 public final class SimulatedWhatIf implements WhatIf {
 

@@ -29,19 +29,19 @@ import java.util.function.Function;
  * SimulatedArm.parse("predictive_warm+weights"), 2026)} warms a predictor on the first half, then
  * replays the second half at load 0.8 on 64 workers with weights 8:3:1 and pausing aging.
  *
- * <p>Implementation notes (reference section 5.3, seed paper section 5.6). The next event is the
- * earliest of a completion, an arrival and an aging tick; on equal times a completion goes first,
- * then an arrival, then the tick. After every event idle workers take jobs from the scheduler until
- * it is empty or no worker is idle. Aging ticks fall on multiples of the aging interval (0.5 s)
- * while anything waits. Jobs are placed by the scheduling core's own ingress policies, as in the
- * broker: the predictor predicts at arrival and learns at completion through {@link
- * PredictiveIngress}, whose trusted estimate becomes the job's cost for weighted selection; the
- * static maps are keyed by the trace's key ({@code static_hindsight} takes each key's median over
- * the evaluation jobs, which no learner knows in advance); the oracle reads the job's true tier.
- * {@code predictive_warm} first observes every history row at its simulated (negative) arrival
- * time. Workers are a binary heap of end times; ties between completions go to the lower job index,
- * so a run is a pure function of its input, arm and seed. There are 3 levels and the default level
- * is 1.
+ * <p>Implementation notes (seed paper section 5.6, with the original implementation's simulator
+ * rules). The next event is the earliest of a completion, an arrival and an aging tick; on equal
+ * times a completion goes first, then an arrival, then the tick. After every event idle workers
+ * take jobs from the scheduler until it is empty or no worker is idle. Aging ticks fall on
+ * multiples of the aging interval (0.5 s) while anything waits. Jobs are placed by the scheduling
+ * core's own ingress policies, as in the broker: the predictor predicts at arrival and learns at
+ * completion through {@link PredictiveIngress}, whose trusted estimate becomes the job's cost for
+ * weighted selection; the static maps are keyed by the trace's key ({@code static_hindsight} takes
+ * each key's median over the evaluation jobs, which no learner knows in advance); the oracle reads
+ * the job's true tier. {@code predictive_warm} first observes every history row at its simulated
+ * (negative) arrival time. Workers are a binary heap of end times; ties between completions go to
+ * the lower job index, so a run is a pure function of its input, arm and seed. There are 3 levels
+ * and the default level is 1.
  *
  * <p>Not thread-safe; one run uses one thread. Different runs share nothing but the trace.
  */

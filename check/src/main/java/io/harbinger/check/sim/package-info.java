@@ -1,6 +1,7 @@
 /**
  * The discrete-event simulator's core: non-preemptive workers fed by the scheduling core, with the
- * predictor driven by simulated time (reference section 5.3, seed paper section 5.6).
+ * predictor driven by simulated time (seed paper section 5.6, with the original implementation's
+ * simulator rules).
  *
  * <p>Public API: {@link io.harbinger.check.sim.Simulator} runs a {@link
  * io.harbinger.check.sim.SimInput} (a trace split into history and evaluated jobs, at a load) with

@@ -7,12 +7,12 @@ import java.util.Set;
  * Reads the Azure Functions 2021 invocation trace: a CSV with the header {@code
  * app,func,end_timestamp,duration}, times in seconds.
  *
- * <p>Implementation notes (spec/harbinger-reference.md section 5.1): arrival = end_timestamp -
- * duration, duration = duration, key = app + "/" + func (or the app alone with {@code key=app}).
- * The header is required and must be exactly those four names, so a file of another format fails at
- * line 1 rather than producing nonsense. Rows with another field count, an empty app or function, a
- * non-numeric time or a negative duration are skipped with their line numbers. The duration
- * resolution is 1 ms, as published.
+ * <p>Implementation notes (seed paper section 4, Table 4, with the original implementation's key
+ * format): arrival = end_timestamp - duration, duration = duration, key = app + "/" + func (or the
+ * app alone with {@code key=app}). The header is required and must be exactly those four names, so
+ * a file of another format fails at line 1 rather than producing nonsense. Rows with another field
+ * count, an empty app or function, a non-numeric time or a negative duration are skipped with their
+ * line numbers. The duration resolution is 1 ms, as published.
  */
 final class AzureFunctionsReader implements TraceReader {
 

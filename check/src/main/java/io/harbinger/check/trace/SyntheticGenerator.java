@@ -9,13 +9,13 @@ import java.util.Set;
  *
  * <p>Options (all optional): {@code seed} (1), {@code jobs} (100000), {@code keys} (100), {@code
  * distribution} = {@code lognormal} (default), {@code bimodal} or {@code pareto}; {@code load}
- * (0.8: the offered load on {@code workers} workers, default 64, as in spec/harbinger-reference.md
- * section 5.2); {@code zipf} (1.0: key {@code k} has weight 1/(k+1)^zipf); {@code minmedian} and
- * {@code maxmedian} (0.001 and 10 s: the range of per-key medians, log-uniform); {@code sigma}
- * (0.5: the lognormal shape, also the spread of each bimodal mode); {@code slowshare} (0.1) and
- * {@code slowratio} (100): the share and cost ratio of a bimodal key's slow jobs; {@code shape}
- * (1.4) and {@code cap} (1000): a Pareto key's tail index and its cap as a multiple of its median;
- * {@code shift} (1: none), {@code shiftat} (0.5) and {@code shiftkeys} (0.2): from job {@code
+ * (0.8: the offered load on {@code workers} workers, default 64, as in seed paper section 4);
+ * {@code zipf} (1.0: key {@code k} has weight 1/(k+1)^zipf); {@code minmedian} and {@code
+ * maxmedian} (0.001 and 10 s: the range of per-key medians, log-uniform); {@code sigma} (0.5: the
+ * lognormal shape, also the spread of each bimodal mode); {@code slowshare} (0.1) and {@code
+ * slowratio} (100): the share and cost ratio of a bimodal key's slow jobs; {@code shape} (1.4) and
+ * {@code cap} (1000): a Pareto key's tail index and its cap as a multiple of its median; {@code
+ * shift} (1: none), {@code shiftat} (0.5) and {@code shiftkeys} (0.2): from job {@code
  * shiftat*jobs} on, the durations of a seeded choice of {@code shiftkeys*keys} keys are multiplied
  * by {@code shift}. {@code distribution=decoy} is the harmful case of seed paper section 5.2
  * (DAS2-fs2): even keys are bimodal (fast at their median, {@code slowshare} of their jobs {@code

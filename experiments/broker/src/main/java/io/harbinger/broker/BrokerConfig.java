@@ -5,7 +5,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The broker's settings (reference section 2; defaults in {@link #defaults}).
+ * The broker's settings, modelled on the original implementation's broker (defaults in {@link
+ * #defaults}).
  *
  * @param scheduler levels, selection and aging
  * @param policy the ingress arm

@@ -26,8 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
- * The delivery state machine of Harbinger's broker (seed paper figure 3, reference sections 1.13
- * and 2.2 to 2.5), with no gRPC inside.
+ * The delivery state machine of Harbinger's broker (seed paper section 3.2 and its figure 3, with
+ * the original implementation's ingress, lease, settlement and TTL rules), with no gRPC inside.
  *
  * <p>A message is queued until a pull selects it; it is then in flight, owned by one consumer under
  * one attempt token until its lease deadline. An Ack within the lease completes it; a Nack or an
@@ -44,8 +44,9 @@ import java.util.function.BooleanSupplier;
  * live attempt of a message the broker still holds is stale (FAILED_PRECONDITION); a token of
  * nothing the broker holds is NOT_FOUND. The predictor learns only from a first-time Ack within the
  * lease and the TTL whose duration lies in [0, lease]; an expired lease is recorded as censored
- * (reference section 1.13). Learning and routing run outside the lock. Leases all have the same
- * length, so the live deliveries are kept in dispatch order and expire from the head.
+ * (seed paper sections 3.4 and 3.5, with the original implementation's range check). Learning and
+ * routing run outside the lock. Leases all have the same length, so the live deliveries are kept in
+ * dispatch order and expire from the head.
  *
  * <p>Assumptions and guarantees: thread-safe. Every operation takes one lock for O(1) work (plus
  * the expired leases and TTLs it finds); only {@link #pull} blocks, for at most its timeout, in

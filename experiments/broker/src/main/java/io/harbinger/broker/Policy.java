@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * Where a comparison arm takes a message's level from at ingress (reference sections 2.8, 4.4 and
- * 5.3): the one vocabulary of the arms in {@link Arms}, whatever they run on.
+ * Where a comparison arm takes a message's level from at ingress (seed paper section 4; the arms of
+ * the original implementation's broker, production-flow benchmark and trace simulator): the one
+ * vocabulary of the arms in {@link Arms}, whatever they run on.
  *
  * <p>The broker builds the ingress of the policies for which {@link #runsOnBroker} is true ({@link
  * #newIngress}); the simulator builds the others from a trace's history, and a RabbitMQ arm's
@@ -16,7 +17,7 @@ import java.util.StringJoiner;
 public enum Policy {
   /** Every message at level 0: one FIFO. */
   FIFO("fifo"),
-  /** The operator's informed static map of job types to levels (reference section 4.4). */
+  /** The operator's informed static map of job types to levels (seed paper section 4). */
   STATIC_TUNED("static-tuned"),
   /** Each key's history median mapped at the history tertiles; unseen keys at the middle level. */
   STATIC_HISTORY("static-history"),
@@ -38,8 +39,8 @@ public enum Policy {
   ORACLE("oracle");
 
   /**
-   * The hand-tuned map of the production flow (reference section 4.4, {@code kTunedTiers}): cheap
-   * work first, images and exports last. It goes stale when the workload shifts.
+   * The hand-tuned map of the production flow (the original implementation's {@code kTunedTiers}):
+   * cheap work first, images and exports last. It goes stale when the workload shifts.
    */
   public static final Map<String, Integer> TUNED_MAP =
       Map.of(

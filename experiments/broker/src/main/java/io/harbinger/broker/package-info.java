@@ -1,6 +1,6 @@
 /**
- * Harbinger's own gRPC broker, kept as a comparison arm (seed paper sections 3.1 and 3.2; reference
- * section 2).
+ * Harbinger's own gRPC broker, kept as a comparison arm (seed paper sections 3.1 and 3.2, with the
+ * original implementation's broker semantics).
  *
  * <p>Public API: {@link io.harbinger.broker.MessageBroker}, the delivery state machine with no gRPC
  * inside, configured by {@link io.harbinger.broker.BrokerConfig}; {@link

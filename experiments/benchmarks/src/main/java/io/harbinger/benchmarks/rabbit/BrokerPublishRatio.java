@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * every 100 publishes as a publisher that must not lose messages does): 2 x 2 x 2 = 8. In each,
  * five arms publish the same body on channels of one connection: {@code raw} with the application's
  * properties (content type and an {@code x-job-type} header); {@code identity}, the same plus
- * {@code user-id} and a priority, the identity DESIGN.md requires of every stamped message, so the
+ * {@code user-id} and a priority, which the wrapper sets on every message it stamps, so the
  * baseline the target is stated against; {@code three-headers}, identity plus the first version's
  * {@code x-harbinger-published-at}, {@code -level} and {@code -mode}; {@code stamped}, identity
  * plus the one {@code x-harbinger} header, exactly what the wrapper sends, prebuilt; and {@code

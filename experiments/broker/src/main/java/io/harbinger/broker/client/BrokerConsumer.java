@@ -25,11 +25,11 @@ import java.util.function.BooleanSupplier;
  * A consumer of Harbinger's broker: registers once, pulls, runs a handler, and settles each
  * delivery with the handler's duration.
  *
- * <p>Settlement follows reference section 2.4: on UNAVAILABLE or DEADLINE_EXCEEDED an Ack or Nack
- * is sent again, up to 3 calls with 5 s deadlines and 100 / 200 ms backoff, without rerunning the
- * handler (the broker answers a repeated settlement as before). A settlement refused with
- * FAILED_PRECONDITION means the lease was lost (the message is, or will be, redelivered); it is
- * counted in {@link #leasesLost} and the consumer carries on.
+ * <p>Settlement follows the original implementation's consumer: on UNAVAILABLE or DEADLINE_EXCEEDED
+ * an Ack or Nack is sent again, up to 3 calls with 5 s deadlines and 100 / 200 ms backoff, without
+ * rerunning the handler (the broker answers a repeated settlement as before). A settlement refused
+ * with FAILED_PRECONDITION means the lease was lost (the message is, or will be, redelivered); it
+ * is counted in {@link #leasesLost} and the consumer carries on.
  *
  * <p>Thread-safe, but a consumer id is meant for one pulling thread; {@link #pull} blocks for at
  * most its timeout plus 500 ms.

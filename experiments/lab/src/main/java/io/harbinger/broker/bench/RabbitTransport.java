@@ -16,7 +16,8 @@ import java.util.concurrent.Executors;
 /**
  * RabbitMQ: one classic non-durable queue with a unique name, producers publishing to it through
  * the default exchange, consumers with prefetch 1 and manual acks. The consumer connection gets an
- * executor with one thread per consumer (DESIGN.md, spec/rabbitmq-facts.md section 3.1).
+ * executor with one thread per consumer: the Java client's default consumer pool has about one
+ * thread per core, which would run fewer handlers at once than there are consumers.
  */
 final class RabbitTransport implements Transport {
 

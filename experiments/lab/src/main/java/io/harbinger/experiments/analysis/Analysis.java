@@ -33,11 +33,12 @@ import java.util.function.ToDoubleFunction;
  * fifo} and {@code rabbitmq_predictive} against {@code rabbitmq_fifo} (the longest FIFO arm name
  * whose prefix the arm shares; see {@link #baselineFor}).
  *
- * <p>Implementation notes: seed paper section 4 and harbinger-reference sections 4.3 and 6.1-6.2.
- * Tables show the median over seeds of each per-run metric. Deltas pair runs by seed: the per-seed
- * relative change {@code (arm - base) / base}, its plain mean, and the percentile-bootstrap
- * interval (for P99 and the export wait, which the gate judges as ratios, the relative change is
- * the ratio minus one). The gate of every compared arm is {@link Gates#production}.
+ * <p>Implementation notes: seed paper section 4, with the metrics, the bootstrap and the
+ * production-flow gate of the original implementation. Tables show the median over seeds of each
+ * per-run metric. Deltas pair runs by seed: the per-seed relative change {@code (arm - base) /
+ * base}, its plain mean, and the percentile-bootstrap interval (for P99 and the export wait, which
+ * the gate judges as ratios, the relative change is the ratio minus one). The gate of every
+ * compared arm is {@link Gates#production}.
  *
  * <p>{@code summary.json} schema ({@value #FORMAT}): an object with {@code format}, {@code
  * bootstrap} ({@code method}, {@code resamples}, {@code rng}), {@code time_scale}, and {@code

@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * Every gate of the project, defined once: the production-flow gate of each compared arm (reference
- * section 6.2), the project's targets for the adapter's arms, and the simulation gates A and B of
- * the trace replays (reference sections 6.3 and 6.4). Each returns the criteria; {@code stats.Gate}
- * judges them. Stateless and thread-safe.
+ * Every gate of the project, defined once: the production-flow gate of each compared arm (the
+ * original implementation's, whose criteria seed paper appendix A lists), the project's targets for
+ * the adapter's arms, and the simulation gates A and B of the trace replays (seed paper section 4,
+ * with the original implementation's limits). Each returns the criteria; {@code stats.Gate} judges
+ * them. Stateless and thread-safe.
  */
 public final class Gates {
 

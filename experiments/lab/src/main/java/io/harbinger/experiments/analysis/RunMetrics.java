@@ -20,12 +20,12 @@ import java.util.Objects;
  * <p>Example: a run whose 4 completed messages took 10, 20, 30 and 400 ms has mean 115 ms, P50 20
  * ms and P99 400 ms (nearest rank).
  *
- * <p>Implementation notes: harbinger-reference section 4.3. Latency = end - submit and wait = first
- * start - submit, over completed messages; percentiles are nearest-rank; the short class is
- * reserve_inventory, push_notification, reindex_product and generate_invoice together; "export max
- * wait" is the longest wait of any export_report; throughput = completed / (last end - first
- * submit). Phases are cohorts by arrival phase. A run with no completed message has NaN latency
- * metrics, which makes every paired criterion on it unevaluable.
+ * <p>Implementation notes: the metrics of the original implementation's production-flow report.
+ * Latency = end - submit and wait = first start - submit, over completed messages; percentiles are
+ * nearest-rank; the short class is reserve_inventory, push_notification, reindex_product and
+ * generate_invoice together; "export max wait" is the longest wait of any export_report; throughput
+ * = completed / (last end - first submit). Phases are cohorts by arrival phase. A run with no
+ * completed message has NaN latency metrics, which makes every paired criterion on it unevaluable.
  *
  * @param arm the arm
  * @param seed the seed

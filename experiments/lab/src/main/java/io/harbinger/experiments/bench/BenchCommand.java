@@ -68,16 +68,17 @@ import redis.clients.jedis.Jedis;
  * or a run fails, 2 for bad flags, 3 when a run lost or dead-lettered a message (reported loudly,
  * and the analysis is still written).
  *
- * <p>Implementation notes: harbinger-reference sections 4.2-4.5 and 6.2. The rate scale puts the
- * steady phase at 60% of four workers ({@link Calibration}); sleeping handlers are priced with the
- * reference kernel costs (so their durations are the same on every machine), CPU handlers with the
- * kernels measured here. The arm order rotates per seed (offset = seed mod the number of arms) as
- * the reference's runner did, so no arm always runs first. Besides each arm's gate against its FIFO
- * baseline, the project's targets for {@code rabbitmq-predictive} are judged as secondary criteria:
- * mean at most -50% and short-class P50 at most -85% against {@code rabbitmq-fifo}, P99 at most
- * 1.25x, export max wait at most 2x, nothing lost, a lower mean than {@code rabbitmq-static-tuned},
- * and a mean change against FIFO at most 2 points short of {@code rabbitmq-oracle}'s (each when
- * those arms ran).
+ * <p>Implementation notes: the original implementation's production-flow benchmark and its gate
+ * (seed paper section 4). The rate scale puts the steady phase at 60% of four workers ({@link
+ * Calibration}); sleeping handlers are priced with the reference kernel costs (so their durations
+ * are the same on every machine), CPU handlers with the kernels measured here. The arm order
+ * rotates per seed (offset = seed mod the number of arms) as the original implementation's runner
+ * did, so no arm always runs first. Besides each arm's gate against its FIFO baseline, the
+ * project's targets for {@code rabbitmq-predictive} are judged as secondary criteria: mean at most
+ * -50% and short-class P50 at most -85% against {@code rabbitmq-fifo}, P99 at most 1.25x, export
+ * max wait at most 2x, nothing lost, a lower mean than {@code rabbitmq-static-tuned}, and a mean
+ * change against FIFO at most 2 points short of {@code rabbitmq-oracle}'s (each when those arms
+ * ran).
  */
 @Command(
     name = "bench",

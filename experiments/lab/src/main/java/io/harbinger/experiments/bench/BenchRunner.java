@@ -29,12 +29,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * service, waits until all have completed (at most 60 s after the arrival window), and returns the
  * run.
  *
- * <p>Implementation notes: harbinger-reference sections 4.2-4.3. Five services publish on their own
- * thread and channel; each sleeps until origin + the job's arrival time (origin = start + 500 ms)
- * and publishes open loop: a late publisher never skips a job, it publishes it at once. The submit
- * time is taken just before the publish. The run drains until every job has completed or the drain
- * bound passes; a job that has not completed then is dead-lettered if the broker says so, else
- * lost. A progress line (carriage return, no newline) goes out every second.
+ * <p>Implementation notes: the original implementation's production-flow runner. Five services
+ * publish on their own thread and channel; each sleeps until origin + the job's arrival time
+ * (origin = start + 500 ms) and publishes open loop: a late publisher never skips a job, it
+ * publishes it at once. The submit time is taken just before the publish. The run drains until
+ * every job has completed or the drain bound passes; a job that has not completed then is
+ * dead-lettered if the broker says so, else lost. A progress line (carriage return, no newline)
+ * goes out every second.
  *
  * <p>Not thread-safe: one run at a time per runner. {@link #run} blocks for the whole run.
  */

@@ -42,14 +42,14 @@ import java.util.concurrent.TimeUnit;
  * The arms on Harbinger's own broker: FIFO, predictive, weighted with pausing aging, aging off,
  * per-job-type fair queueing and the oracle.
  *
- * <p>Implementation notes: harbinger-reference sections 2.6-2.8 and 4 (workers pull with a 200 ms
- * timeout; aging 5000/500 ms, lease 30 s). Each run starts a broker in this JVM on a free loopback
- * port with the arm's policy; the aging threshold and interval are divided by the time scale so
- * that aging acts at the same point of a compressed run. Each of the four workers is a {@link
- * BrokerConsumer} pulling on its own thread (one delivery at a time: prefetch 1) and acking or
- * nacking with the handler's time; a nacked message is retried by the broker. Each service
- * registers its own {@link BrokerProducer}. Every message carries the job type, the size hint and
- * the oracle tier header (which only the oracle policy reads).
+ * <p>Implementation notes: as the original implementation's production-flow benchmark runs its
+ * broker (workers pull with a 200 ms timeout; aging 5000/500 ms, lease 30 s). Each run starts a
+ * broker in this JVM on a free loopback port with the arm's policy; the aging threshold and
+ * interval are divided by the time scale so that aging acts at the same point of a compressed run.
+ * Each of the four workers is a {@link BrokerConsumer} pulling on its own thread (one delivery at a
+ * time: prefetch 1) and acking or nacking with the handler's time; a nacked message is retried by
+ * the broker. Each service registers its own {@link BrokerProducer}. Every message carries the job
+ * type, the size hint and the oracle tier header (which only the oracle policy reads).
  *
  * <p>Given a running broker ({@link Endpoints#broker()}, as in compose), the arm uses that one
  * instead, with the policy and aging it was started with, which the arm cannot see: the run records

@@ -7,10 +7,10 @@ import java.util.Locale;
 /**
  * The benchmark's preset sizes: which arms and seeds, which handlers, how long and how compressed.
  *
- * <p>Implementation notes: harbinger-reference sections 4.2 and 4.5. {@code full} is the reference
- * matrix (every arm, seeds 11 to 55, CPU handlers, 300 s in real time, 180 s drain): many hours.
- * {@code quick} keeps the reference's 300 s timeline and utilisation but compresses it ten times
- * and uses sleeping handlers, so that CPU contention from the other work on a shared 2-core machine
+ * <p>Implementation notes: the original implementation's timeline and run matrix. {@code full} is
+ * that matrix (every arm, seeds 11 to 55, CPU handlers, 300 s in real time, 180 s drain): many
+ * hours. {@code quick} keeps its 300 s timeline and utilisation but compresses it ten times and
+ * uses sleeping handlers, so that CPU contention from the other work on a shared 2-core machine
  * does not decide the result; it runs the six arms that answer the project's targets (RabbitMQ
  * FIFO, hand-tuned static and predictive, Redis FIFO, the broker's FIFO and predictive) over three
  * seeds; each run is 30 s of arrivals plus its drain, after a short unrecorded warm-up of every

@@ -120,7 +120,8 @@ final class RabbitArm implements BenchArm {
    * @param policy where the producer takes the level from: {@link Policy#FIFO} (a plain classic
    *     queue), {@link Policy#STATIC_TUNED} (the hand-tuned map), {@link Policy#ORACLE} (the job's
    *     planned-cost tertile), {@link Policy#PREDICTIVE} (an embedded router with the product's
-   *     defaults) or {@link Policy#SIDECAR} (a sidecar's route table: the deployment of DESIGN.md)
+   *     defaults) or {@link Policy#SIDECAR} (a sidecar's route table: the deployment docs/design.md
+   *     describes)
    * @param levels the levels, in [2, 10]; 3 for the static maps
    * @param map the job-type map of a static policy, else null
    */

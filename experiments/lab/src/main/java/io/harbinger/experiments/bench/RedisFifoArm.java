@@ -13,13 +13,14 @@ import redis.clients.jedis.args.ListDirection;
 /**
  * The Redis FIFO arm: the reliable list queue.
  *
- * <p>Implementation notes: rabbitmq-facts section 7. Producers {@code LPUSH} onto the queue list;
- * each of the four workers, on its own connection, takes the oldest message with {@code BLMOVE
- * queue processing RIGHT LEFT} into its own processing list (so a crashed worker's message is not
- * lost), runs it, and on success removes it with {@code LREM processing 1 body}. A failed attempt
- * is pushed back with {@code RPUSH} at the consuming end, the place RabbitMQ's requeue also puts a
- * message, and then removed from the processing list. Key names are unique per run and deleted
- * afterwards. Prefetch is 1 by construction: a worker holds one message at a time.
+ * <p>Implementation notes: the reliable-queue pattern of Redis's documentation on {@code LMOVE}.
+ * Producers {@code LPUSH} onto the queue list; each of the four workers, on its own connection,
+ * takes the oldest message with {@code BLMOVE queue processing RIGHT LEFT} into its own processing
+ * list (so a crashed worker's message is not lost), runs it, and on success removes it with {@code
+ * LREM processing 1 body}. A failed attempt is pushed back with {@code RPUSH} at the consuming end,
+ * the place RabbitMQ's requeue also puts a message, and then removed from the processing list. Key
+ * names are unique per run and deleted afterwards. Prefetch is 1 by construction: a worker holds
+ * one message at a time.
  */
 final class RedisFifoArm implements BenchArm {
 

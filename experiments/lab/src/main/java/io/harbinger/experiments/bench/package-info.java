@@ -9,6 +9,9 @@
  * RabbitArm}, {@code RedisFifoArm}, {@code BrokerArm}) are the only code that differs between
  * brokers.
  *
- * <p>Source: harbinger-reference sections 4 and 6, rabbitmq-facts sections 3.1 and 7.
+ * <p>Source: seed paper section 4, with the workload, statistics and gates of the original
+ * implementation's production-flow benchmark; the RabbitMQ Java client's documentation on consumer
+ * threads (its default pool has about one thread per core); Redis's documentation of the
+ * reliable-queue pattern ({@code LMOVE}).
  */
 package io.harbinger.experiments.bench;

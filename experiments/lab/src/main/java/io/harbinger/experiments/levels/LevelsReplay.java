@@ -47,16 +47,17 @@ import picocli.CommandLine.Option;
  * null)} serves the workload's jobs on four workers by strict priority and returns the run record
  * the bench would have written, had every handler taken exactly its planned time.
  *
- * <p>Implementation notes: the model of a RabbitMQ arm with sleeping handlers (rabbitmq-facts
- * sections 1 and 3): four workers with prefetch 1, so a worker takes the next message only when it
- * has acknowledged its last; the queue serves the highest priority first and FIFO within one; a
- * nacked attempt goes back to the head of its level; no aging. Each attempt takes its planned time
- * exactly (the failing webhook's first attempt its timeout). A successful attempt is learned {@code
- * reportDelay} after it ends, as reports travel through the reports exchange. Events at one instant
- * are taken in the order completion, report, arrival. The clock is the simulation's, so staleness,
- * idle decay and every other time rule of the predictor see simulated time. There is no broker or
- * scheduling overhead and no CPU contention, so absolute latencies are lower than measured ones;
- * the replay ranks placements, it does not predict a bench run.
+ * <p>Implementation notes: the model of a RabbitMQ arm with sleeping handlers (RabbitMQ's
+ * documentation on priority queues and consumer prefetch): four workers with prefetch 1, so a
+ * worker takes the next message only when it has acknowledged its last; the queue serves the
+ * highest priority first and FIFO within one; a nacked attempt goes back to the head of its level;
+ * no aging. Each attempt takes its planned time exactly (the failing webhook's first attempt its
+ * timeout). A successful attempt is learned {@code reportDelay} after it ends, as reports travel
+ * through the reports exchange. Events at one instant are taken in the order completion, report,
+ * arrival. The clock is the simulation's, so staleness, idle decay and every other time rule of the
+ * predictor see simulated time. There is no broker or scheduling overhead and no CPU contention, so
+ * absolute latencies are lower than measured ones; the replay ranks placements, it does not predict
+ * a bench run.
  *
  * <p>Run: {@code java -cp "experiments/target/classes:$(cat experiments/target/classpath.txt)"
  * io.harbinger.experiments.levels.LevelsReplay --seeds 11,22,33 --webhooks succeeding --arms

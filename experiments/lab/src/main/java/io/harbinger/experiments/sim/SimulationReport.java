@@ -16,15 +16,16 @@ import java.util.Objects;
  * FIFO with its intervals, P50, P99, short-class P50, longest long wait, share predicted) and the
  * gates.
  *
- * <p>Implementation notes (reference sections 5.4, 6.1, 6.3 and 6.4; seed paper section 5.2). Arms
- * are paired with FIFO by window. Two windowings are reported: 7 equal-count windows with the
- * i.i.d. percentile bootstrap (the original simulator's) and 28 equal-time windows with the
- * moving-block bootstrap in blocks of 4 (the corrected one), both 10,000 resamples, seed 2026. Gate
- * A is {@code predictive_warm} with strict priority and default aging: P1 mean at most -15% with
- * its interval below zero, G1 P99 ratio at most 1.25 (v2), G2 long max wait ratio at most 2.0. Gate
- * B is {@code predictive_warm+weights+pausing} with the same rules except G1 at most 2.0 (v3). A
- * gate is judged only when its arm and {@code fifo} were simulated. Runs are simulated one after
- * another and reduced to statistics at once, so memory holds one run at a time.
+ * <p>Implementation notes (seed paper sections 4 and 5.2, with the original implementation's
+ * simulation gates). Arms are paired with FIFO by window. Two windowings are reported: 7
+ * equal-count windows with the i.i.d. percentile bootstrap (the original simulator's) and 28
+ * equal-time windows with the moving-block bootstrap in blocks of 4 (the corrected one), both
+ * 10,000 resamples, seed 2026. Gate A is {@code predictive_warm} with strict priority and default
+ * aging: P1 mean at most -15% with its interval below zero, G1 P99 ratio at most 1.25 (v2), G2 long
+ * max wait ratio at most 2.0. Gate B is {@code predictive_warm+weights+pausing} with the same rules
+ * except G1 at most 2.0 (v3). A gate is judged only when its arm and {@code fifo} were simulated.
+ * Runs are simulated one after another and reduced to statistics at once, so memory holds one run
+ * at a time.
  */
 public final class SimulationReport {
 

@@ -15,12 +15,12 @@ import java.util.Map;
  * 28 equal-time windows, window 1 holds the jobs that arrived in the first 28th of the evaluation
  * span. Each window gets the metrics of {@link #METRICS}; times are milliseconds.
  *
- * <p>Implementation notes (reference sections 5.3 and 5.4; seed paper section 5.2): latency = end -
- * arrival, wait = start - arrival; percentiles are nearest-rank; slowdown = latency / duration with
- * the duration floored at 1 ms so that zero-length jobs do not divide by zero; classes are the
- * history tertiles of {@link SimInput#tierOf}; {@code long_max_wait_ms} is the longest wait of a
- * long job. A metric with no job to measure (an empty class or window) is left out, so pairing
- * skips it rather than reading a zero.
+ * <p>Implementation notes (seed paper sections 4 and 5.2, with the original simulator's metric
+ * definitions): latency = end - arrival, wait = start - arrival; percentiles are nearest-rank;
+ * slowdown = latency / duration with the duration floored at 1 ms so that zero-length jobs do not
+ * divide by zero; classes are the history tertiles of {@link SimInput#tierOf}; {@code
+ * long_max_wait_ms} is the longest wait of a long job. A metric with no job to measure (an empty
+ * class or window) is left out, so pairing skips it rather than reading a zero.
  */
 public final class WindowStats {
 

@@ -9,12 +9,13 @@ import java.util.OptionalDouble;
  * One pre-registered pass criterion: an arm's metric against a baseline's, and the rule it must
  * meet.
  *
- * <p>Implementation notes: the decision rules of harbinger-reference section 6.1, one record per
- * rule. A relative-delta criterion with a negative {@code max_relative_delta} is an {@link
- * Improvement}, with zero a {@link Reduction}, with a positive one a {@link NonInferiority}; ratio
- * criteria are {@link MaxRatio} and {@link MinRatio}; {@code max_abs_relative_delta} is {@link
- * WithinRelative}; G3 is {@link NoLostWork}. Bounds are judged on the interval's ends, which is how
- * the paper reads guardrails ("judged on the upper end of their intervals").
+ * <p>Implementation notes: the decision rules of the original implementation's evaluation (seed
+ * paper section 4), one record per rule. A relative-delta criterion with a negative {@code
+ * max_relative_delta} is an {@link Improvement}, with zero a {@link Reduction}, with a positive one
+ * a {@link NonInferiority}; ratio criteria are {@link MaxRatio} and {@link MinRatio}; {@code
+ * max_abs_relative_delta} is {@link WithinRelative}; G3 is {@link NoLostWork}. Bounds are judged on
+ * the interval's ends, which is how the paper reads guardrails ("judged on the upper end of their
+ * intervals").
  */
 public sealed interface Criterion {
 

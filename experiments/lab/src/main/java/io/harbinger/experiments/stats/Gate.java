@@ -16,10 +16,10 @@ import java.util.Objects;
  * FIFO runs by seed, bootstraps the mean relative delta and passes when it is at most -15% with the
  * interval's upper end below zero.
  *
- * <p>Implementation notes: seed paper section 4 and harbinger-reference section 6.1. For paired
- * criteria, the point is the plain mean of the per-unit values and the interval comes from the
- * bootstrap; an unevaluable comparison (fewer than two pairs, a zero baseline) is reported as such
- * and counts as failure. {@link Criterion.NoLostWork} reads the arm's runs directly.
+ * <p>Implementation notes: seed paper section 4, with the original implementation's decision rules.
+ * For paired criteria, the point is the plain mean of the per-unit values and the interval comes
+ * from the bootstrap; an unevaluable comparison (fewer than two pairs, a zero baseline) is reported
+ * as such and counts as failure. {@link Criterion.NoLostWork} reads the arm's runs directly.
  *
  * <p>Instances are immutable and thread-safe.
  */

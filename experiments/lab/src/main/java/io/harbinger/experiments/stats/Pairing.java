@@ -12,10 +12,10 @@ import java.util.TreeMap;
  * relative deltas {@code [-0.25, -0.25]}; against FIFO {@code {11: 8.0}} alone it is unevaluable
  * (one pair).
  *
- * <p>Implementation notes: harbinger-reference section 6.1. Units are paired by name (seed or
- * window); a unit present on one side only is dropped. Fewer than two pairs, or a zero, NaN or
- * missing baseline value on a paired unit, makes the comparison unevaluable, and unevaluable counts
- * as failure in a gate.
+ * <p>Implementation notes: seed paper section 4, with the original implementation's rules for an
+ * unevaluable comparison. Units are paired by name (seed or window); a unit present on one side
+ * only is dropped. Fewer than two pairs, or a zero, NaN or missing baseline value on a paired unit,
+ * makes the comparison unevaluable, and unevaluable counts as failure in a gate.
  */
 public final class Pairing {
 

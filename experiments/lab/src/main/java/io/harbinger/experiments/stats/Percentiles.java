@@ -11,9 +11,9 @@ import java.util.Collection;
  * 100) - 1 = 1}, so 20; P99 is index {@code ceil(3.96) - 1 = 3}, so 40. No interpolation ever
  * happens: every percentile is one of the observed values.
  *
- * <p>Implementation notes: the rule is the one of harbinger-reference section 4.3 ("the element at
- * index ceil(n*p/100) - 1 of the sorted list"), used by the production-flow report and the
- * simulator (section 5.3). A percentile of 0 is taken as the minimum (index clamped to 0).
+ * <p>Implementation notes: the rule is the original implementation's nearest rank ("the element at
+ * index ceil(n*p/100) - 1 of the sorted list"), used by its production-flow report and its
+ * simulator. A percentile of 0 is taken as the minimum (index clamped to 0).
  */
 public final class Percentiles {
 

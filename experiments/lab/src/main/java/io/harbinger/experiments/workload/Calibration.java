@@ -14,18 +14,18 @@ import java.util.SplittableRandom;
  * to 4 workers (30%), the rate scale for a 60% steady phase is 2.0, and a flash sale offering 2.6 s
  * per second at rate scale 1 is then expected at 130%.
  *
- * <p>Implementation notes: harbinger-reference section 4.1-4.2 and seed paper section 4 ("a steady
- * phase at about sixty percent utilisation, a flash-sale overload at about one hundred twenty-five
- * percent"). The reference machine reached that with rate scale 1.8; a slower machine needs a lower
- * one, because job sizes are fixed and a slower CPU means heavier load (the benchmarks page's "why
- * effect sizes move between machines"). The expected planned time per job of each type and phase is
- * a Monte-Carlo mean over {@value #DRAWS} draws of the cost model with a fixed seed, priced with
- * the measured kernel costs. Utilisation = rate scale x sum over types of (rate x mean planned
- * time) / workers. One parameter cannot set two phases: the rate scale fixes the steady phase at
- * the target, and the flash sale's utilisation follows from the phase multipliers and this
- * machine's mix of CPU and I/O. The CPU demand is also given per core: with CPU handlers, 4 workers
- * share the machine's cores, so where CPU demand exceeds the cores, planned durations underestimate
- * real ones and the real utilisation is higher than computed.
+ * <p>Implementation notes: the original implementation's kernel calibration and phases, and seed
+ * paper section 4 ("a steady phase at about sixty percent utilisation, a flash-sale overload at
+ * about one hundred twenty-five percent"). The reference machine reached that with rate scale 1.8;
+ * a slower machine needs a lower one, because job sizes are fixed and a slower CPU means heavier
+ * load (the benchmarks page's "why effect sizes move between machines"). The expected planned time
+ * per job of each type and phase is a Monte-Carlo mean over {@value #DRAWS} draws of the cost model
+ * with a fixed seed, priced with the measured kernel costs. Utilisation = rate scale x sum over
+ * types of (rate x mean planned time) / workers. One parameter cannot set two phases: the rate
+ * scale fixes the steady phase at the target, and the flash sale's utilisation follows from the
+ * phase multipliers and this machine's mix of CPU and I/O. The CPU demand is also given per core:
+ * with CPU handlers, 4 workers share the machine's cores, so where CPU demand exceeds the cores,
+ * planned durations underestimate real ones and the real utilisation is higher than computed.
  *
  * @param kernels the kernel costs used
  * @param workers the number of workers, at least 1

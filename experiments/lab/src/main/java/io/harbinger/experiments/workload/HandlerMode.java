@@ -8,10 +8,11 @@ import java.util.Objects;
  * How handlers spend a job's planned time: {@code cpu} does the real kernels plus the simulated I/O
  * sleeps, {@code sleep} sleeps the planned duration.
  *
- * <p>Implementation notes: harbinger-reference section 4.1. In both modes the first attempt of a
- * failing webhook waits its timeout (1500 ms before time scaling) and fails; the retry succeeds.
- * The CPU mode contends for cores like the reference's handlers; the sleep mode removes CPU
- * contention, as the paper's trace replay does (seed paper section 4).
+ * <p>Implementation notes: in both modes the first attempt of a failing webhook waits its timeout
+ * (1500 ms before time scaling) and fails, and the retry succeeds, as in the original
+ * implementation's production-flow benchmark. The CPU mode contends for cores like the reference's
+ * handlers; the sleep mode removes CPU contention, as the paper's trace replay does (seed paper
+ * section 4).
  */
 public enum HandlerMode {
   /** Real CPU kernels plus I/O sleeps. */

@@ -11,9 +11,10 @@ import java.util.SplittableRandom;
  * in the flash sale, and costs a 24 KiB render plus an SMTP wait of lognormal(35 ms, 0.5), that is
  * a median of 35 ms times {@code exp(0.5 * N(0, 1))}.
  *
- * <p>Implementation notes: the table of harbinger-reference section 4.1, value for value. Every
- * random quantity of a job (units, sleeps, the failing webhook's fate) is drawn when the workload
- * is generated, from the job type's own seeded stream, so every arm of a seed sees the same jobs.
+ * <p>Implementation notes: the job-type table of the original implementation's production-flow
+ * benchmark, value for value. Every random quantity of a job (units, sleeps, the failing webhook's
+ * fate) is drawn when the workload is generated, from the job type's own seeded stream, so every
+ * arm of a seed sees the same jobs.
  */
 public enum JobType {
   /** Order confirmation email: render and hash a 24 KiB body, then SMTP. */

@@ -14,12 +14,12 @@ import java.util.zip.Deflater;
  * {@code EXPORT.run(40, seq)} generates, sorts and groups 40 chunks of 250,000 rows (about a second
  * on a 2020s core).
  *
- * <p>Implementation notes: the cost models of harbinger-reference section 4.1, written anew in
- * Java. Every kernel returns a checksum that depends on all of its work, and callers fold it into a
- * volatile field, so the JIT cannot drop the work. Memory is bounded: the image is processed in
- * bands of four rows and the export reuses one 250,000-row buffer. Units are bounded by {@link
- * #maxUnits()} so that a corrupt plan cannot run for minutes. The {@code salt} (the job's sequence
- * number) varies the input so that no two jobs compute the same thing.
+ * <p>Implementation notes: the cost models of the original implementation's production-flow
+ * benchmark, written anew in Java. Every kernel returns a checksum that depends on all of its work,
+ * and callers fold it into a volatile field, so the JIT cannot drop the work. Memory is bounded:
+ * the image is processed in bands of four rows and the export reuses one 250,000-row buffer. Units
+ * are bounded by {@link #maxUnits()} so that a corrupt plan cannot run for minutes. The {@code
+ * salt} (the job's sequence number) varies the input so that no two jobs compute the same thing.
  *
  * <p>Thread-safe: kernels keep no shared mutable state.
  */

@@ -11,13 +11,13 @@ import java.util.Objects;
  * <p>Example: with {@code resizeMsPerMegapixel = 10}, a 9-megapixel image is planned at 90 ms of
  * CPU.
  *
- * <p>Implementation notes: harbinger-reference section 4.1, "CPU work generation and calibration".
- * Each kernel runs five times on its calibration size (64 KiB render, 50-item invoice, 2 MP resize,
- * 20,000 words, 2 export chunks) and the median (the 3rd of 5 sorted) over the size is its cost per
- * unit. Five untimed warm-up runs per kernel precede the timed runs so that the timings are of
- * compiled code, as the handlers' are for most of a run (the original, in C++, had no JIT to warm).
- * The calibration only sets planned durations (which the oracle and the sleeping handler use); CPU
- * handlers do the real work.
+ * <p>Implementation notes: the CPU work generation and calibration of the original implementation's
+ * production-flow benchmark. Each kernel runs five times on its calibration size (64 KiB render,
+ * 50-item invoice, 2 MP resize, 20,000 words, 2 export chunks) and the median (the 3rd of 5 sorted)
+ * over the size is its cost per unit. Five untimed warm-up runs per kernel precede the timed runs
+ * so that the timings are of compiled code, as the handlers' are for most of a run (the original,
+ * in C++, had no JIT to warm). The calibration only sets planned durations (which the oracle and
+ * the sleeping handler use); CPU handlers do the real work.
  *
  * @param renderMsPerKib ms per KiB rendered, positive
  * @param invoiceMsPerItem ms per invoice item, positive
@@ -33,8 +33,8 @@ public record KernelCalibration(
     double exportMsPerChunk) {
 
   /**
-   * The midpoints of the typical calibration of the reference machine (harbinger-reference 4.1):
-   * for tests and for reproducing planned durations without measuring.
+   * The midpoints of the typical calibration the original implementation reports for its machine
+   * (the reference machine): for tests and for reproducing planned durations without measuring.
    */
   public static final KernelCalibration REFERENCE =
       new KernelCalibration(0.0055, 0.0465, 9.5, 9.0e-5, 22.5);

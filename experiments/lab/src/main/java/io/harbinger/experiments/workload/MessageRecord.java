@@ -8,7 +8,7 @@ import java.util.Objects;
  *
  * <p>Times are from one monotonic clock per run (nanoseconds, any origin); {@link #ABSENT} marks a
  * time that never came (a lost message has no end). Latency is {@code end - submit}, wait is {@code
- * firstStart - submit} (harbinger-reference section 4.3).
+ * firstStart - submit}, as the original implementation's production-flow report defines them.
  *
  * @param seq the job's sequence number, at least 0
  * @param service the publishing service

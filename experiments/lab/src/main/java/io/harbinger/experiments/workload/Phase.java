@@ -4,7 +4,8 @@ package io.harbinger.experiments.workload;
  * The five phases of the production flow's arrival timeline, as fractions of the arrival window.
  *
  * <p>With the default 300 s window: steady 0-60 s, ramp 60-90 s, flash sale 90-150 s, recovery
- * 150-210 s, shifted regime 210-300 s (harbinger-reference section 4.2).
+ * 150-210 s, shifted regime 210-300 s (the original implementation's timeline; seed paper section 4
+ * describes the phases).
  */
 public enum Phase {
   /** About 60% utilisation. */

@@ -16,7 +16,7 @@ import java.util.Locale;
  *
  * <p>Implementation notes: the variant scales the two sleeps' medians and draws the same random
  * numbers in the same order, so every arrival and every other job of a seed is the same in both. It
- * departs from harbinger-reference section 4.2, whose shift keeps every type's rank.
+ * departs from the original implementation's benchmark, whose shift keeps every type's rank.
  */
 public enum Regime {
   /** The reference: more hi-res images and more slow webhooks in the shifted phase. */

@@ -31,9 +31,9 @@ import java.util.TreeMap;
  *  "regime": "shift", "submit_errors": 0, "messages": 34956, "attributes": {"broker": "rabbitmq 3.10.8"}}
  * }</pre>
  *
- * <p>{@code messages.tsv} has the header {@value #HEADER_TEXT} (tab-separated): the columns of
- * harbinger-reference section 4.3 with the {@code done} flag replaced by the outcome ({@code
- * completed}, {@code dead_lettered} or {@code lost}); absent times are {@code -1}.
+ * <p>{@code messages.tsv} has the header {@value #HEADER_TEXT} (tab-separated): the columns of the
+ * original implementation's {@code messages.tsv} with the {@code done} flag replaced by the outcome
+ * ({@code completed}, {@code dead_lettered} or {@code lost}); absent times are {@code -1}.
  *
  * <p>A {@code run.json} without {@code webhooks} was written before the variant existed and is read
  * as {@code failing}; one without {@code regime}, as {@code shift}.

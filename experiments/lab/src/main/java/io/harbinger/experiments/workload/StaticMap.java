@@ -6,8 +6,9 @@ import io.harbinger.broker.Policy;
  * The fixed job-type-to-level map the static-priority arm uses, by job type: a view of the map
  * defined once in {@link Policy#TUNED_MAP}.
  *
- * <p>Implementation notes: harbinger-reference section 4.4 ({@code kTunedTiers}). Level 0 is served
- * first. The map is fixed, so it goes stale after the cost shift at 70% of the run.
+ * <p>Implementation notes: the original implementation's hand-tuned map ({@code kTunedTiers}; seed
+ * paper section 4). Level 0 is served first. The map is fixed, so it goes stale after the cost
+ * shift at 70% of the run.
  */
 public enum StaticMap {
   /** An operator's informed map: cheap work first, images and exports last. */

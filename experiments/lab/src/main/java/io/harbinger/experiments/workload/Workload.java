@@ -16,15 +16,15 @@ import java.util.SplittableRandom;
  * gives about 35,000 jobs over 300 s; the same seed always gives the same jobs (arrival times,
  * units, sleeps, failing webhooks), whatever the calibration, which only changes planned durations.
  *
- * <p>Implementation notes: harbinger-reference section 4.2. Arrivals are open-loop Poisson per job
- * type: times are drawn at the type's highest phase rate and each is kept with probability (rate of
- * the phase it falls in) / (highest rate). Each type has two streams derived from the seed, one for
- * arrival times and one for costs, so that one type's draws never shift another's. All jobs are
- * then sorted by time (ties by type) and numbered. The oracle tier is the tertile of the planned
- * duration over the whole workload (nearest-rank P33.3 and P66.7 of the sorted planned durations; a
- * job at a boundary falls in the lower tier). With a time scale, arrival times, sleeps and kernel
- * units are divided by it (units rounded, at least 1), and planned durations follow from the scaled
- * values.
+ * <p>Implementation notes: the arrivals of the original implementation's production-flow benchmark.
+ * Arrivals are open-loop Poisson per job type: times are drawn at the type's highest phase rate and
+ * each is kept with probability (rate of the phase it falls in) / (highest rate). Each type has two
+ * streams derived from the seed, one for arrival times and one for costs, so that one type's draws
+ * never shift another's. All jobs are then sorted by time (ties by type) and numbered. The oracle
+ * tier is the tertile of the planned duration over the whole workload (nearest-rank P33.3 and P66.7
+ * of the sorted planned durations; a job at a boundary falls in the lower tier). With a time scale,
+ * arrival times, sleeps and kernel units are divided by it (units rounded, at least 1), and planned
+ * durations follow from the scaled values.
  *
  * @param config what the workload was generated from
  * @param calibration the kernel costs planned durations were computed with

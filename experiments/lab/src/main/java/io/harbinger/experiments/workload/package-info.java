@@ -15,6 +15,9 @@
  * io.harbinger.experiments.workload.Calibration} (and {@link
  * io.harbinger.experiments.workload.CalibrationMain}) picks the rate scale for this machine.
  *
- * <p>Source: harbinger-reference section 4 and seed paper section 4.
+ * <p>Source: seed paper section 4, with the job types, rates, phases and cost models of the
+ * original implementation's production-flow benchmark. Where this package says "the reference", it
+ * means that benchmark as the original implementation ran it ({@link
+ * io.harbinger.experiments.workload.WorkloadConfig#reference}).
  */
 package io.harbinger.experiments.workload;

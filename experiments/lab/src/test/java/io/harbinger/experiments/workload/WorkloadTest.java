@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 
 class WorkloadTest {
 
-  /** Expected counts at rate scale 1.8 over 300 s, harbinger-reference section 4.1. */
+  /**
+   * Expected counts at rate scale 1.8 over 300 s, as the original implementation's production-flow
+   * benchmark lists them.
+   */
   private static final Map<JobType, Integer> REFERENCE_COUNTS = new EnumMap<>(JobType.class);
 
   static {
