@@ -168,7 +168,7 @@ compose up --attach bench --exit-code-from bench bench >/tmp/compose-smoke-bench
 bench_rc=$?
 set -e
 tr '\r' '\n' </tmp/compose-smoke-bench.log | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' \
-  | grep -E 'bench-1  \| (wrote|.* vs |issue targets|bench:)' | sed 's/^.*bench-1  | /[compose-smoke] bench: /' || true
+  | grep -E 'bench-1  \| (wrote|.* vs |project targets|bench:)' | sed 's/^.*bench-1  | /[compose-smoke] bench: /' || true
 if ((bench_rc != 0)); then
   tr '\r' '\n' </tmp/compose-smoke-bench.log | tail -n 15 >&2
   fail "service bench exited with code $bench_rc"
