@@ -55,8 +55,18 @@ class GarbageReportsIT {
       }
       EmbeddedRouter r = router;
 
+      // A batch is counted when its ingestion starts, its reports as each is judged: wait until all
+      // four messages and the five reports of the well-formed batch have been judged.
       ProgressWait.on("report messages read", () -> EmbeddedRouterIT.messagesRead(r))
-          .until("the one well-formed batch ingested", () -> r.ingestStats().batches() == 1);
+          .until(
+              "every message and report judged",
+              () -> {
+                IngestStats t = r.ingestStats();
+                return t.malformedBatches() + t.oversizedBatches() + t.batches() == 4
+                    && t.learned() + t.rejectedDurations() + t.rejectedKeys() + t.rejectedOutcomes()
+                        == 5;
+              });
+      assertThat(r.ingestStats().batches()).isEqualTo(1);
       IngestStats s = r.ingestStats();
       assertThat(s.malformedBatches()).isEqualTo(2);
       assertThat(s.oversizedBatches()).isEqualTo(1);
