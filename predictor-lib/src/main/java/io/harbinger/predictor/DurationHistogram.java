@@ -41,6 +41,9 @@ final class DurationHistogram {
   long observations;
   long saturated;
 
+  /** Product of the factors every stored weight was multiplied by since the owner last reset it. */
+  double rescaled = 1;
+
   /**
    * Adds one duration.
    *
@@ -236,6 +239,7 @@ final class DurationHistogram {
   }
 
   private void multiplyWeights(double factor) {
+    rescaled *= factor;
     for (int b = 0; b < bins.length; b++) {
       bins[b] = (float) (bins[b] * factor);
     }

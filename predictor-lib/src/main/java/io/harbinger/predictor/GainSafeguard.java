@@ -36,8 +36,22 @@ import java.util.Locale;
  * limit. It too is judged on the assignment (untrusted keys at the default level), so sinking does
  * not hide the work it moves, and it does not oscillate.
  *
+ * <p>Producers (see {@link ProducerWeights}): each report is also kept under its producer, in
+ * scaled units (the totals' decay as a growing increment, as in {@link DurationHistogram}). While a
+ * producer holds more of the decayed reports than its limit, the gain and the tail ratio are
+ * estimated from the totals with every such producer's jobs and work scaled down to its limit, so
+ * that one producer's reports, however many, hold at most that share of the jobs the estimate is
+ * made from: 20,000 reports of 30 minutes from one producer weigh as much as its limit allows, not
+ * as the 98% of the jobs they would otherwise be. Reports beyond a producer's limit do not count
+ * towards the minimum of reports either: while the reports within the limits are fewer, the
+ * decision stays as it is, so a flood while the other producers are silent (or just after a
+ * restart, the safeguard's memory being empty) neither holds nor releases FIFO order. With no
+ * producer over its limit (always so with a single producer), the totals are used as they are.
+ *
  * <p>Assumptions and guarantees: thread-safe; {@link #record} and {@link #status} hold this
- * object's lock for a few array operations, {@link #holding} is a volatile read.
+ * object's lock for a few array operations (for a number of operations proportional to the
+ * producers tracked while a producer is capped), {@link #holding} is a volatile read. {@link
+ * #record} and {@link #limits} are called with the pooled histogram's lock held.
  */
 final class GainSafeguard {
 
@@ -58,6 +72,21 @@ final class GainSafeguard {
   private final double[] jobs;
   private final double[] work;
   private double total;
+  private final double[][] producerJobs;
+  private final double[][] producerWork;
+  private final double[] producerTotals = new double[ProducerWeights.ENTRIES];
+  private final double[] limits = new double[ProducerWeights.ENTRIES];
+  private final double[] longRun = new double[ProducerWeights.ENTRIES];
+  private final double[] factors = new double[ProducerWeights.ENTRIES];
+  private final byte[] scratch = new byte[ProducerWeights.ENTRIES];
+  private final double[] cappedJobs;
+  private final double[] cappedWork;
+  private final double inverseDecay;
+  private double producerSum;
+  private double scale = 1;
+  private boolean overLimit;
+  private boolean capping;
+  private double withinLimits = 1;
   private double gain = Double.NaN;
   private String reason;
   private long holds;
@@ -76,6 +105,13 @@ final class GainSafeguard {
     sink = new TailLatch(tuning.tailSink());
     jobs = new double[config.levels()];
     work = new double[config.levels()];
+    inverseDecay = 1 / decay;
+    producerJobs = new double[ProducerWeights.ENTRIES][config.levels()];
+    producerWork = new double[ProducerWeights.ENTRIES][config.levels()];
+    cappedJobs = new double[config.levels()];
+    cappedWork = new double[config.levels()];
+    java.util.Arrays.fill(limits, Double.POSITIVE_INFINITY);
+    java.util.Arrays.fill(longRun, 1);
     reason = enabled ? "no reports yet" : "safeguard off: no reports yet";
   }
 
@@ -102,10 +138,11 @@ final class GainSafeguard {
   /**
    * Records one report.
    *
+   * @param producer the report's producer entry in {@link ProducerWeights}
    * @param level the level the current assignment gives the report's key
    * @param durationNanos the actual duration, finite and non-negative
    */
-  synchronized void record(int level, double durationNanos) {
+  synchronized void record(int producer, int level, double durationNanos) {
     total = total * decay + 1;
     for (int l = 0; l < jobs.length; l++) {
       jobs[l] *= decay;
@@ -113,7 +150,86 @@ final class GainSafeguard {
     }
     jobs[level] += 1;
     work[level] += durationNanos;
+    producerJobs[producer][level] += scale;
+    producerWork[producer][level] += scale * durationNanos;
+    producerTotals[producer] += scale;
+    producerSum += scale;
+    scale *= inverseDecay;
+    if (scale > DurationHistogram.RENORMALISE_ABOVE) {
+      for (int e = 0; e < ProducerWeights.ENTRIES; e++) {
+        for (int l = 0; l < jobs.length; l++) {
+          producerJobs[e][l] /= scale;
+          producerWork[e][l] /= scale;
+        }
+        producerTotals[e] /= scale;
+      }
+      producerSum /= scale;
+      scale = 1;
+    }
+    if (overLimit || producerTotals[producer] > limits[producer] * producerSum) {
+      recap();
+    }
     judge();
+  }
+
+  /**
+   * Takes the producers' limits from the pooled histogram's last refresh.
+   *
+   * @param producers the producer table, just refreshed
+   * @param dropped a bit per tracked entry whose producer was dropped or replaced: its reports join
+   *     the untracked entry's
+   */
+  synchronized void limits(ProducerWeights producers, long dropped) {
+    for (int e = 0; e < ProducerWeights.ENTRIES; e++) {
+      limits[e] = producers.limit(e);
+      longRun[e] = producers.longRunShare(e);
+      if (e < ProducerWeights.MAX_TRACKED && (dropped & (1L << e)) != 0) {
+        int u = ProducerWeights.UNTRACKED;
+        for (int l = 0; l < jobs.length; l++) {
+          producerJobs[u][l] += producerJobs[e][l];
+          producerWork[u][l] += producerWork[e][l];
+          producerJobs[e][l] = 0;
+          producerWork[e][l] = 0;
+        }
+        producerTotals[u] += producerTotals[e];
+        producerTotals[e] = 0;
+      }
+    }
+    recap();
+  }
+
+  /**
+   * Recomputes the share of the reports within the producers' limits, which producers are capped
+   * and, if any is, the capped totals.
+   */
+  private void recap() {
+    boolean over = false;
+    double within = 0;
+    for (int e = 0; e < ProducerWeights.ENTRIES; e++) {
+      double limit = limits[e] * producerSum;
+      if (producerTotals[e] > limit) {
+        over = true;
+        within += limit;
+      } else {
+        within += producerTotals[e];
+      }
+    }
+    overLimit = over;
+    withinLimits = over ? Math.min(1, within / producerSum) : 1;
+    capping = ProducerWeights.capFactors(producerTotals, longRun, limits, factors, scratch);
+    if (!capping) {
+      return;
+    }
+    java.util.Arrays.fill(cappedJobs, 0);
+    java.util.Arrays.fill(cappedWork, 0);
+    for (int e = 0; e < ProducerWeights.ENTRIES; e++) {
+      if (producerTotals[e] > 0) {
+        for (int l = 0; l < jobs.length; l++) {
+          cappedJobs[l] += factors[e] * producerJobs[e][l];
+          cappedWork[l] += factors[e] * producerWork[e][l];
+        }
+      }
+    }
   }
 
   private void judge() {
@@ -124,7 +240,21 @@ final class GainSafeguard {
               Locale.ROOT, "too few reports: %.0f of %.0f, routing unchanged", total, minReports);
       return;
     }
-    PriorityGain.Estimate estimate = PriorityGain.fromTotals(jobs, work, load);
+    if (overLimit && total * withinLimits < minReports) {
+      gain = Double.NaN;
+      reason =
+          String.format(
+              Locale.ROOT,
+              "too few reports within the producers' share limits: %.0f of %.0f, routing"
+                  + " unchanged",
+              total * withinLimits,
+              minReports);
+      return;
+    }
+    PriorityGain.Estimate estimate =
+        capping
+            ? PriorityGain.fromTotals(cappedJobs, cappedWork, load)
+            : PriorityGain.fromTotals(jobs, work, load);
     if (!estimate.known()) {
       gain = Double.NaN;
       reason = estimate.problem() + ", routing unchanged";
@@ -160,6 +290,9 @@ final class GainSafeguard {
                 "estimated gain %.1f%%: levels kept (FIFO order below %.1f%%)",
                 Math.abs(gain) < 5e-4 ? 0.0 : 100 * gain,
                 100 * margin);
+    if (capping) {
+      reason += "; a producer over its share limit is counted at the limit";
+    }
     if (sink.on) {
       reason +=
           String.format(
@@ -188,7 +321,11 @@ final class GainSafeguard {
     }
     // Judged only after the mean estimate, so jobs and work are both positive; the shares sum to 1
     // within rounding, and the estimator checks them to 1e-6.
-    tailRatio = PriorityGain.tailWaitRatio(shares(jobs), shares(work), load, TAIL_MIN_JOB_SHARE);
+    tailRatio =
+        capping
+            ? PriorityGain.tailWaitRatio(
+                shares(cappedJobs), shares(cappedWork), load, TAIL_MIN_JOB_SHARE)
+            : PriorityGain.tailWaitRatio(shares(jobs), shares(work), load, TAIL_MIN_JOB_SHARE);
     lift.judge(tailRatio);
     sink.judge(tailRatio);
   }
@@ -236,10 +373,10 @@ final class GainSafeguard {
     List<Double> js = new ArrayList<>();
     List<Double> ws = new ArrayList<>();
     if (total > 0) {
-      for (double s : shares(jobs)) {
+      for (double s : shares(capping ? cappedJobs : jobs)) {
         js.add(s);
       }
-      for (double s : shares(work)) {
+      for (double s : shares(capping ? cappedWork : work)) {
         ws.add(s);
       }
     }

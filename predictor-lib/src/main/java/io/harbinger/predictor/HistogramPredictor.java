@@ -147,11 +147,20 @@ import java.util.concurrent.atomic.LongAdder;
  * PooledHistogram}). A key's estimate is one number, so a boundary inside a key's mass never splits
  * the key.
  *
+ * <p>Producers (a departure from seed paper section 3.4, where the pooled histogram counts every
+ * observation alike): what one producer's reports can do to every producer's routing is bounded.
+ * The boundaries and the pooled median are taken with each producer's weight capped at max(1/8,
+ * twice its long-run share), and so are the global safeguard's totals ({@link ProducerWeights},
+ * which states the bound). A producer that floods reports, short or long, beside a producer with a
+ * history therefore holds a bounded share and moves the other's boundaries only within the other's
+ * own quantiles; with a single producer nothing changes.
+ *
  * <p>Assumptions and guarantees: thread-safe. Every method holds at most one lock at a time (one
- * key shard, or the pooled histogram, or the drift monitor), never nests them and never performs
- * I/O while holding one; {@link #save} performs file I/O after copying state shard by shard, so a
- * snapshot is consistent per key but not across keys. Observations are never lost to concurrency:
- * each is applied under its key's shard lock and the pooled lock.
+ * key shard, or the pooled histogram, or the drift monitor, or the global safeguard), except that
+ * {@link #observe} records with the safeguard while holding the pooled lock (always in that order),
+ * and never performs I/O while holding one; {@link #save} performs file I/O after copying state
+ * shard by shard, so a snapshot is consistent per key but not across keys. Observations are never
+ * lost to concurrency: each is applied under its key's shard lock and the pooled lock.
  */
 public final class HistogramPredictor implements Predictor {
 
@@ -243,8 +252,8 @@ public final class HistogramPredictor implements Predictor {
     for (int i = 0; i < aggregates.length; i++) {
       aggregates[i] = new KeyShard(perShard);
     }
-    pooled = new PooledHistogram(config, tuning);
     safeguard = new GainSafeguard(config, tuning);
+    pooled = new PooledHistogram(config, tuning, safeguard);
     inverseKeyDecay = 1 / config.keyDecay();
     staleAfterNanos = config.staleAfter().toNanos();
     idleHalfLifeNanos = tuning.idleHalfLife().toNanos();
@@ -335,9 +344,6 @@ public final class HistogramPredictor implements Predictor {
     }
     long now = ticker.nanos();
     Prediction assigned = evaluate(key, sizeHint, Mode.PREDICTIVE, false);
-    if (assigned.outcome() != Outcome.UNREADY) {
-      safeguard.record(assigned.predictedLevel(), durationNanos);
-    }
     boolean tracked = learn(key, durationNanos, now, false, true);
     String binned = binnedKey(key, sizeHint);
     if (binned != null) {
@@ -351,7 +357,8 @@ public final class HistogramPredictor implements Predictor {
     if (tuning.borrowFromSize() && sizeHint >= 0) {
       learn(Keys.sizeAggregate(sizeHint), durationNanos, now, false, false);
     }
-    pooled.add(durationNanos);
+    pooled.add(
+        key, durationNanos, assigned.outcome() == Outcome.UNREADY ? -1 : assigned.predictedLevel());
     accepted.increment();
     if (durationNanos > HistogramLayout.MAX_NANOS) {
       saturated.increment();

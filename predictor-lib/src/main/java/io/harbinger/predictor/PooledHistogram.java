@@ -1,5 +1,7 @@
 package io.harbinger.predictor;
 
+import java.util.List;
+
 /**
  * The histogram of every accepted observation, whose quantiles are the level boundaries.
  *
@@ -12,12 +14,33 @@ package io.harbinger.predictor;
  * recomputed boundary within the hysteresis of its published value keeps the published value; a
  * list that is not strictly increasing is dropped and counted.
  *
+ * <p>Producers (a departure from equation 2, where every observation weighs the same whoever
+ * reported it): the quantiles are taken, at each refresh, from the pooled histogram with every
+ * producer's part capped by {@link ProducerWeights}, and so is the pooled median that the per-key
+ * safeguard compares keys with; each report is also recorded by the global safeguard under its
+ * producer ({@link GainSafeguard}). A producer's reports then weigh at most max(1/8, twice its
+ * long-run share) of the weight, and a boundary at pooled quantile q stays between the other
+ * producers' quantiles (q - s) / (1 - s) and q / (1 - s) for that share s. Example, with 3 levels
+ * and equal quantiles: a producer that sends 20,000 reports of 30 minutes in a burst beside a
+ * service with 200,000 reports of history is held to 21% of the weight, so the first boundary stays
+ * between the service's own 15th and 42nd percentiles and the second between its 58th and 85th,
+ * instead of both going to 30 minutes. With the tail budget, the last boundary follows the work, so
+ * it may still rise into such a producer's long jobs, and the service's longest job type then moves
+ * up a level (in this example its 3 s exports, from level 2 to 1, beside its 37 ms e-mails). While
+ * no producer passes its limit, which is always the case with a single producer, the quantiles are
+ * those of the pooled histogram itself, bit for bit.
+ *
  * <p>Assumptions and guarantees: thread-safe. {@link #add} holds this object's lock for one
- * histogram update and, on a refresh, two quantile walks; {@link #boundaries()} is a volatile read.
+ * histogram update, the safeguard's record (under the safeguard's own lock, always taken after this
+ * one) and, on a refresh, the caps and two quantile walks; {@link #boundaries()} is a volatile
+ * read.
  */
 final class PooledHistogram {
 
   private final DurationHistogram histogram = new DurationHistogram();
+  private final DurationHistogram capped = new DurationHistogram();
+  private final ProducerWeights producers;
+  private final GainSafeguard safeguard;
   private final double inverseDecay;
   private final int levels;
   private final int minObservations;
@@ -30,8 +53,10 @@ final class PooledHistogram {
   private long publications;
   private long degenerate;
 
-  PooledHistogram(PredictorConfig config, PredictorTuning tuning) {
+  PooledHistogram(PredictorConfig config, PredictorTuning tuning, GainSafeguard safeguard) {
+    this.safeguard = safeguard;
     inverseDecay = 1 / tuning.pooledDecay();
+    producers = new ProducerWeights(inverseDecay);
     levels = config.levels();
     minObservations = tuning.boundaryMinObservations();
     refreshEvery = tuning.boundaryRefreshEvery();
@@ -52,8 +77,28 @@ final class PooledHistogram {
     return Math.min(1, (1 - 1 / config.tailBudget()) / tuning.safeguardLoad());
   }
 
-  synchronized void add(double nanos) {
+  /**
+   * Adds one accepted observation, records it with the global safeguard, and refreshes the
+   * boundaries when due.
+   *
+   * @param key the observation's valid key, whose producer it is counted under
+   * @param nanos the duration, finite and non-negative
+   * @param level the level the assignment gave the key before this observation, or -1 when there
+   *     were no boundaries (the safeguard then records nothing)
+   */
+  synchronized void add(String key, double nanos, int level) {
+    double weight = histogram.scale;
+    histogram.rescaled = 1;
     histogram.add(nanos, inverseDecay);
+    int producer =
+        producers.add(
+            key, HistogramLayout.binOf(Math.min(nanos, HistogramLayout.MAX_NANOS)), weight);
+    if (histogram.rescaled != 1) {
+      producers.rescale(histogram.rescaled);
+    }
+    if (level >= 0) {
+      safeguard.record(producer, level, nanos);
+    }
     long count = histogram.observations;
     if (count >= minObservations && (count == minObservations || count % refreshEvery == 0)) {
       refresh();
@@ -86,18 +131,23 @@ final class PooledHistogram {
     target.copyFrom(histogram);
   }
 
-  /** Restores the state from a snapshot; only on a predictor nobody else uses yet. */
-  synchronized void restore(DurationHistogram source, Boundaries boundaries) {
+  /**
+   * Restores the state from a snapshot; only on a predictor nobody else uses yet. The producers'
+   * parts are rebuilt from the snapshot's keys ({@link ProducerWeights#restore}).
+   */
+  synchronized void restore(
+      DurationHistogram source, Boundaries boundaries, List<SnapshotCodec.StagedKey> keys) {
     histogram.copyFrom(source);
+    producers.restore(histogram, keys);
     published = boundaries;
     median = histogram.total > 0 ? histogram.quantile(0.5) : Double.NaN;
   }
 
   /** Seed paper equation 2: the boundaries at the equal quantiles of the pooled observations. */
-  private double[] equalQuantiles() {
+  private double[] equalQuantiles(DurationHistogram pooled) {
     double[] next = new double[levels - 1];
     for (int j = 1; j < levels; j++) {
-      next[j - 1] = histogram.quantile((double) j / levels);
+      next[j - 1] = pooled.quantile((double) j / levels);
     }
     return next;
   }
@@ -107,23 +157,29 @@ final class PooledHistogram {
    * pooled work, never below the equal quantile, and the others at the equal quantiles of the
    * observations below it.
    */
-  private double[] budgeted() {
+  private double[] budgeted(DurationHistogram pooled) {
     double[] next = new double[levels - 1];
     double top =
         Math.max(
-            histogram.workQuantile(workShareAbove),
-            histogram.quantile((double) (levels - 1) / levels));
-    double below = histogram.shareAtOrBelow(top);
+            pooled.workQuantile(workShareAbove), pooled.quantile((double) (levels - 1) / levels));
+    double below = pooled.shareAtOrBelow(top);
     for (int j = 1; j < levels - 1; j++) {
-      next[j - 1] = histogram.quantile(below * j / (levels - 1));
+      next[j - 1] = pooled.quantile(below * j / (levels - 1));
     }
     next[levels - 2] = top;
     return next;
   }
 
   private void refresh() {
-    median = histogram.quantile(0.5);
-    double[] next = workShareAbove > 0 ? budgeted() : equalQuantiles();
+    DurationHistogram pooled = histogram;
+    if (producers.computeCaps()) {
+      producers.combine(histogram, capped);
+      pooled = capped;
+    }
+    long dropped = producers.evict();
+    safeguard.limits(producers, dropped);
+    median = pooled.quantile(0.5);
+    double[] next = workShareAbove > 0 ? budgeted(pooled) : equalQuantiles(pooled);
     Boundaries old = published;
     if (old != null) {
       for (int j = 0; j < next.length; j++) {

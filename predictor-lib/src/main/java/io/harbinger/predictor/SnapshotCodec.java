@@ -40,7 +40,9 @@ import java.util.zip.CRC32C;
  * (the rollback copy), the temporary file is renamed over the current one, and the directory is
  * forced, so at every moment {@code FILE} is a complete snapshot. Reading validates the whole file
  * into staging objects before a predictor is built, so a refused file changes nothing. Idle times
- * are stored relative to the save so that staleness survives a restart.
+ * are stored relative to the save so that staleness survives a restart. The producers' parts of the
+ * pooled histogram and their long-run shares ({@link ProducerWeights}) are not saved, so a file
+ * written before they existed reads the same: a restore rebuilds them from the saved keys.
  */
 final class SnapshotCodec {
 
@@ -220,7 +222,7 @@ final class SnapshotCodec {
     Staged staged = decode(bytes, file.toString(), context, config);
     HistogramPredictor predictor = new HistogramPredictor(config, tuning, ticker, mode);
     long now = ticker.nanos();
-    predictor.pooled().restore(staged.pooled, staged.boundaries);
+    predictor.pooled().restore(staged.pooled, staged.boundaries, staged.keys);
     // Where the new configuration has less room, the most recently active keys survive; they are
     // then inserted
     // oldest first so that each shard's recency list comes back in order.

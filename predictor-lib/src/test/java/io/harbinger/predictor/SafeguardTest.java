@@ -171,11 +171,11 @@ class SafeguardTest {
     assertThat(g.status().estimatedGain()).isNaN();
 
     for (int i = 0; i < 100; i++) {
-      g.record(0, 5 * MS);
+      g.record(0, 0, 5 * MS);
     }
     assertThat(g.status().reason()).startsWith("too few reports: 9");
     for (int i = 0; i < 400; i++) {
-      g.record(1, 5 * MS);
+      g.record(0, 1, 5 * MS);
     }
     assertThat(g.status().reason())
         .isEqualTo("estimated gain 0.0%: FIFO order until it reaches 5.0% (margin 2.0%)");
@@ -183,14 +183,14 @@ class SafeguardTest {
 
     GainSafeguard one = new GainSafeguard(PredictorConfig.defaults(), PredictorTuning.defaults());
     for (int i = 0; i < 1_000; i++) {
-      one.record(2, 5 * MS);
+      one.record(0, 2, 5 * MS);
     }
     assertThat(one.holding()).isFalse();
     assertThat(one.status().reason()).startsWith("one level holds every job");
 
     GainSafeguard zero = new GainSafeguard(PredictorConfig.defaults(), PredictorTuning.defaults());
     for (int i = 0; i < 1_000; i++) {
-      zero.record(i % 3, 0);
+      zero.record(0, i % 3, 0);
     }
     assertThat(zero.holding()).isFalse();
     assertThat(zero.status().reason()).startsWith("every duration is zero");
@@ -201,20 +201,20 @@ class SafeguardTest {
     GainSafeguard g = new GainSafeguard(PredictorConfig.defaults(), PredictorTuning.defaults());
     // Short first: a large gain.
     for (int i = 0; i < 2_000; i++) {
-      g.record(i % 10 == 0 ? 1 : 0, i % 10 == 0 ? 10 * MS : MS);
+      g.record(0, i % 10 == 0 ? 1 : 0, i % 10 == 0 ? 10 * MS : MS);
     }
     assertThat(g.holding()).isFalse();
     assertThat(g.status().estimatedGain()).isGreaterThan(0.4);
     // Long first: the gain turns negative and the safeguard holds.
     for (int i = 0; i < 2_000 && !g.holding(); i++) {
-      g.record(i % 10 == 0 ? 0 : 1, i % 10 == 0 ? 10 * MS : MS);
+      g.record(0, i % 10 == 0 ? 0 : 1, i % 10 == 0 ? 10 * MS : MS);
     }
     assertThat(g.holding()).isTrue();
     assertThat(g.status().holds()).isEqualTo(1);
     // Back to short first: released only once the gain clears margin + hysteresis.
     double lastHeldGain = Double.NaN;
     for (int i = 0; i < 4_000 && g.holding(); i++) {
-      g.record(i % 10 == 0 ? 1 : 0, i % 10 == 0 ? 10 * MS : MS);
+      g.record(0, i % 10 == 0 ? 1 : 0, i % 10 == 0 ? 10 * MS : MS);
       if (g.holding()) {
         lastHeldGain = g.status().estimatedGain();
       }

@@ -52,7 +52,8 @@ import java.util.concurrent.atomic.LongAdder;
  * IngestStats#rejectedDurations()} 1.
  *
  * <p>Thread-safe when the predictor is; never throws for bad input. The per-reporter slots are
- * guarded by one lock per reporter, held for one map operation.
+ * guarded by one lock per reporter, held for one map operation. A batch is counted after its
+ * reports, so a reader that sees n batches counted sees every report of them counted too.
  */
 public final class ReportIngestor {
 
@@ -186,13 +187,16 @@ public final class ReportIngestor {
     if (batch == null) {
       return false;
     }
-    countBatch(batch);
-    for (DurationReport report : batch.getReportsList()) {
-      if (!reporters.mayReportFor(reporter, report.getProducer())) {
-        forgedReports.increment();
-      } else if (admitKey(reporter, report)) {
-        ingest(report);
+    try {
+      for (DurationReport report : batch.getReportsList()) {
+        if (!reporters.mayReportFor(reporter, report.getProducer())) {
+          forgedReports.increment();
+        } else if (admitKey(reporter, report)) {
+          ingest(report);
+        }
       }
+    } finally {
+      countBatch(batch);
     }
     return true;
   }
@@ -216,9 +220,12 @@ public final class ReportIngestor {
    * @param batch the batch
    */
   public void ingest(ReportBatch batch) {
-    countBatch(batch);
-    for (DurationReport report : batch.getReportsList()) {
-      ingest(report);
+    try {
+      for (DurationReport report : batch.getReportsList()) {
+        ingest(report);
+      }
+    } finally {
+      countBatch(batch);
     }
   }
 
