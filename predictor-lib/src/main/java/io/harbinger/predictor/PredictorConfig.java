@@ -95,7 +95,7 @@ import java.util.Objects;
  *     arrival order rather than ahead of them; a spread or mispredicted key keeps the level its
  *     mean gives it. Default on. Turn it off to keep the seed paper's default level for such keys.
  *     The default since it keeps the all-message P99 within 1.25x FIFO's in every trace replay,
- *     where the default level fails 14 of 81 safety cells, with a P99 up to 3.0x FIFO's
+ *     where the default level fails 14 of 81 safety cells, with a P99 up to 3.03x FIFO's
  *     (docs/evidence.md)
  */
 public record PredictorConfig(
