@@ -112,8 +112,8 @@ public final class Boundaries {
    * interval.
    *
    * <p>A key holding level h keeps it while the estimate lies in [b(h-1)·(1-m), b(h)·(1+m)), the
-   * held level's own interval widened by the margin m of each neighbouring boundary
-   * (spec/harbinger-reference.md section 1.5).
+   * held level's own interval widened by the margin m of each neighbouring boundary (as in the
+   * original implementation).
    *
    * @param durationNanos the estimate
    * @param held the level the key held, or -1 for none

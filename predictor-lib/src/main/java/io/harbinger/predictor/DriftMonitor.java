@@ -3,10 +3,10 @@ package io.harbinger.predictor;
 /**
  * Keeps the drift signals: rolling tier agreement and the EWMA of the log error.
  *
- * <p>Implementation notes: spec/harbinger-reference.md section 1.11. A full window of {@value
- * #WINDOW} scores with agreement below {@value #ALERT_BELOW} latches the alert; agreement above
- * {@value #CLEAR_ABOVE} clears it. The log error floors both durations at the histogram's 10 µs
- * floor.
+ * <p>Implementation notes: the original implementation's drift signals (seed paper section 3.9:
+ * informational, they never change routing). A full window of {@value #WINDOW} scores with
+ * agreement below {@value #ALERT_BELOW} latches the alert; agreement above {@value #CLEAR_ABOVE}
+ * clears it. The log error floors both durations at the histogram's 10 µs floor.
  *
  * <p>Assumptions and guarantees: thread-safe; every method holds the monitor's lock briefly and
  * never blocks otherwise.

@@ -11,17 +11,17 @@ import java.util.Arrays;
  * old regime keeps 0.995^200 ≈ 37% of its own weight, about a fifth of the total, so the median is
  * 20 ms.
  *
- * <p>Implementation notes (spec/harbinger-reference.md sections 1.1 to 1.3): decay is O(1) per
- * observation by "scaled increments": a new observation adds the current scale, and the scale then
- * grows by 1/decay, which is the same as multiplying all earlier weight by the decay. When the
- * scale passes {@link #RENORMALISE_ABOVE}, every stored weight is divided by it and it resets to 1.
- * Wall-clock decay is also O(1): only ratios of weights are ever read, so shrinking all old weight
- * by a factor is the same as growing the scale by its inverse. Bin weights are floats to keep a key
- * under 1 KiB, and a float resolves an increment only while the bin holds less than about 2^24
- * increments. Every weight is at most 1/(1 - decay) times the scale, so this matters only for a
- * decay within 2.4e-7 of 1: when the total passes {@link #MAX_WEIGHT_RATIO} times the scale, all
- * weights are halved. With decay 1 ("no decay") that amounts to a half-life of about two million
- * observations instead of none.
+ * <p>Implementation notes (seed paper section 3.4, with the original implementation's decay by
+ * scaled increments): decay is O(1) per observation by "scaled increments": a new observation adds
+ * the current scale, and the scale then grows by 1/decay, which is the same as multiplying all
+ * earlier weight by the decay. When the scale passes {@link #RENORMALISE_ABOVE}, every stored
+ * weight is divided by it and it resets to 1. Wall-clock decay is also O(1): only ratios of weights
+ * are ever read, so shrinking all old weight by a factor is the same as growing the scale by its
+ * inverse. Bin weights are floats to keep a key under 1 KiB, and a float resolves an increment only
+ * while the bin holds less than about 2^24 increments. Every weight is at most 1/(1 - decay) times
+ * the scale, so this matters only for a decay within 2.4e-7 of 1: when the total passes {@link
+ * #MAX_WEIGHT_RATIO} times the scale, all weights are halved. With decay 1 ("no decay") that
+ * amounts to a half-life of about two million observations instead of none.
  *
  * <p>Not thread-safe: the owner guards it.
  */

@@ -9,10 +9,10 @@ package io.harbinger.predictor;
  * top edge and counted as saturated. For example 3 ms is 300 times the floor, log2(300) = 8.23, so
  * it lands in bin 3 · 8 + 0 + 1 = 25, which holds [2.56 ms, 3.23 ms).
  *
- * <p>Implementation notes: the reference implementation (spec/harbinger-reference.md section 1.1)
- * used 48 bins from a 1 ms floor to 10 minutes at a ratio of 1.327. This layout resolves 100 times
- * shorter durations, reaches nine times longer ones and keeps bins narrower. The bin of a value is
- * computed from its binary exponent and two mantissa comparisons, with no logarithm.
+ * <p>Implementation notes: the original implementation used 48 bins from a 1 ms floor to 10 minutes
+ * at a ratio of 1.327. This layout resolves 100 times shorter durations, reaches nine times longer
+ * ones and keeps bins narrower. The bin of a value is computed from its binary exponent and two
+ * mantissa comparisons, with no logarithm.
  */
 final class HistogramLayout {
 

@@ -1,9 +1,7 @@
 package io.harbinger.predictor;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -29,32 +27,22 @@ import java.util.concurrent.atomic.LongAdder;
  * about 1 ms is {@link Outcome#COLD} at the default level 1, and one seen 5 times at about 5 s is
  * {@link Outcome#COLD} at level 2.
  *
- * <p>Implementation notes. The gates run in this order, each with its own counter
- * (spec/harbinger-reference.md section 1.6): invalid key, unready (no boundaries yet), cold
- * (unknown, untracked, or fewer than {@code minObservations} successful observations), stale (idle
- * longer than {@code staleAfter}), censored share, spread, mispredicted. A prediction of a key that
- * is not yet stale counts as activity (the fix of seed paper section 3.5), so keys whose jobs wait
- * in a backlog stay predicted; a stale key is revived only by an observation, which first discards
- * its history. Wall-clock decay is applied when a key is observed and at least one second has
- * passed since its last decay. Keys live in {@code shards} shards of at most ceil(maxKeys / shards)
- * keys each; a new key at a full shard evicts the least recently active key only if that key has
- * been idle for its grace (section 1.8), and is otherwise not tracked. A key's median and tail are
- * cached between observations, so a prediction of a trusted key is one map lookup and a few
- * comparisons.
+ * <p>Implementation notes. The gates run in this order, each with its own counter (the original
+ * implementation's order; seed paper section 3.5 gives the conditions): invalid key, unready (no
+ * boundaries yet), cold (unknown, untracked, or fewer than {@code minObservations} successful
+ * observations), stale (idle longer than {@code staleAfter}), censored share, spread, mispredicted.
+ * A prediction of a key that is not yet stale counts as activity (the fix of seed paper section
+ * 3.5), so keys whose jobs wait in a backlog stay predicted; a stale key is revived only by an
+ * observation, which first discards its history. Wall-clock decay is applied when a key is observed
+ * and at least one second has passed since its last decay. Keys live in {@code shards} shards of at
+ * most ceil(maxKeys / shards) keys each; a new key at a full shard evicts the least recently active
+ * key only if that key has been idle for its grace (section 1.8), and is otherwise not tracked. A
+ * key's median and tail are cached between observations, so a prediction of a trusted key is one
+ * map lookup and a few comparisons.
  *
- * <p>Departure from seed paper section 3.5 (untrusted keys): the paper sends every key that fails a
- * gate to the default (middle) level. That protects against trusting a misleading median, but it
- * also promotes untrusted keys that are known to be expensive: a webhook whose rare slow calls
- * succeed has a tail 35 times its median and went to the middle level, ahead of cheaper work, and a
- * rare expensive job type stays cold (and in the middle) for its first twenty observations.
- * Shortest-expected-first ranks by expected cost, so with {@code demoteUntrusted} (the default) an
- * untrusted key goes below the default level when its evidence already places it there: a spread
- * key by its mean (the expected cost, which a slow tail raises, where the median hides it), a cold
- * key with at least {@value #COLD_DEMOTION_OBSERVATIONS} observations by its lowest one (so that
- * one cheap duration is enough doubt to keep it at the default). An untrusted key is never placed
- * above the default level, so the paper's bimodal key can only move away from the fast levels, and
- * a censored, stale or unknown key keeps the default level. The trust verdict is unchanged and
- * still counted as the fallback reason.
+ * <p>Per key ({@link KeyRules}, departures from seed paper sections 3.4, 3.5 and 3.9): an untrusted
+ * key is placed below the default level when its evidence already puts it there; a key that keeps
+ * mispredicting is distrusted; a key whose cost shifted is re-based on its last observations.
  *
  * <p>Unmeasured keys last (on by default, {@code untrustedLast}; a further departure from section
  * 3.5): once the global safeguard has estimated the levels' gain, {@link #predict} in predictive
@@ -78,36 +66,19 @@ import java.util.concurrent.atomic.LongAdder;
  * Before the first estimate, and with the safeguard off, unmeasured keys keep the default level.
  * Unlike the sink guard below, it does not switch with an estimate.
  *
- * <p>Few observations (opt-in, {@code promoteColdAfter} n; a further departure from section 3.5,
- * where a key with fewer than {@code minObservations} observations always takes the default level):
- * a cold key with at least n observations, not stale, is placed at the level of its highest
- * observation when that is shorter than the default level's interval. It is the mirror of the
- * demotion by the lowest observation, and as cautious: one slow observation is enough to keep the
- * key at the default level, so the paper's bimodal key (8% slow jobs) is promoted only while none
- * of its first observations was slow (0.92^n), and never once it is proven, when the spread gate
- * judges it. It serves logs whose job kinds recur a few times each (HPC executables recur about six
- * times). The verdict stays {@link Outcome#COLD}, and the global safeguard counts the promoted
- * key's actual durations at the level it was given.
- *
- * <p>Safeguards (departures from seed paper section 3.9, where drift is only signalled). Per key:
- * every observation of a key that has at least {@code minObservations} successful observations is
- * scored, before it is learned, by |log2(actual / estimate)| and by |log2(actual / pooled median)|;
- * both decay as EWMAs over about {@code mispredictionMemory} observations. After {@value
- * KeyState#GUARD_MIN_SCORED} scores, a key whose error is at least one octave and at least {@code
- * mispredictionEnter} times the global median's is distrusted ({@link Outcome#MISPREDICTED}, after
- * the spread gate) and placed by its mean like a spread key; it is trusted again when its error
- * falls below {@code mispredictionExit} times the global median's or below exit / enter octaves.
- * Globally: every observation first adds its duration to the level the current assignment gives its
- * key ({@link GainSafeguard}, once boundaries exist); while the estimated gain ({@link
- * PriorityGain}) is below the margin, {@link #predict} in predictive mode returns the default level
- * (FIFO order) with the key's own verdict and predicted level, and counts it; {@link #peek} does
- * not apply it, so a route table applies {@link #holdsFifoOrder()} itself. Neither safeguard's
- * state is in snapshots: a restored predictor starts trusting and re-learns within their memories.
- * With {@code tailSink} (opt-in; a further departure from section 3.5, where an untrusted key
- * always takes the default level), the sink guard routes the keys left at the default level for
- * want of a prediction at the last level while Cobham's estimate of the last level's wait under the
- * assignment exceeds the limit: on logs where most jobs are cold, their work at the default level
- * is what the last level waits behind. Only {@link #predict} applies it, not a route table.
+ * <p>Global safeguard (a departure from seed paper section 3.9, where drift is only signalled):
+ * every observation first adds its duration to the level the current assignment gives its key
+ * ({@link GainSafeguard}, once boundaries exist); while the estimated gain ({@link PriorityGain})
+ * is below the margin, {@link #predict} in predictive mode returns the default level (FIFO order)
+ * with the key's own verdict and predicted level, and counts it; {@link #peek} does not apply it,
+ * so a route table applies {@link #holdsFifoOrder()} itself. Neither this safeguard's state nor the
+ * per-key one's ({@link KeyRules}) is in snapshots: a restored predictor starts trusting and
+ * re-learns within their memories. With {@code tailSink} (opt-in; a further departure from section
+ * 3.5, where an untrusted key always takes the default level), the sink guard routes the keys left
+ * at the default level for want of a prediction at the last level while Cobham's estimate of the
+ * last level's wait under the assignment exceeds the limit: on logs where most jobs are cold, their
+ * work at the default level is what the last level waits behind. Only {@link #predict} applies it,
+ * not a route table.
  *
  * <p>Reach. A key whose own verdict is cold borrows its producer's aggregate ({@link
  * Keys#producerAggregate}, learned from every job type of the producer, kept in shards of its own
@@ -126,34 +97,9 @@ import java.util.concurrent.atomic.LongAdder;
  * weight 0.1) and its estimate / staleAfter), departing from the fixed serverless time scales of
  * seed paper Table 1.
  *
- * <p>Change of regime (a departure from seed paper section 3.4, where decay alone follows a change;
- * on by default, n = 8). With {@code shiftRun} n, a proven key whose last n successful observations
- * all lie more than {@value #SHIFT_OCTAVES} octave from its estimate on the same side has its
- * history replaced by those n observations, and its held level and per-key safeguard scores are
- * forgotten. Decay alone moves a key's median after about one half-life, but a key that turned ten
- * times cheaper keeps its old tail far longer, fails the spread gate, and stays placed by a mean
- * that the old regime still dominates for three to four half-lives. A run tells a change from the
- * paper's bimodal key (section 3.5): a key with 8% slow jobs shows n slow ones in a row with
- * probability 0.08^n, while a changed key shows nothing else.
- *
- * <p>Boundaries (a departure from seed paper section 3.4, equation 2, where every boundary is an
- * equal quantile of the pooled histogram; on by default, {@code tailBudget} {@value
- * PredictorConfig#DEFAULT_TAIL_BUDGET}). Equal quantiles give each level the same share of the jobs
- * whatever work they carry, so where short jobs carry little of it the last level holds job types
- * that could go ahead of the long ones at almost no cost to them. With a budget T the boundary
- * above the last level rises while the levels above it carry at most (1 - 1/T) / {@code
- * safeguardLoad} of the pooled work, so that by Cobham's formula (section 5.1) the last level's
- * mean wait stays within T times FIFO's; it never falls below the equal quantile ({@link
- * PooledHistogram}). A key's estimate is one number, so a boundary inside a key's mass never splits
- * the key.
- *
- * <p>Producers (a departure from seed paper section 3.4, where the pooled histogram counts every
- * observation alike): what one producer's reports can do to every producer's routing is bounded.
- * The boundaries and the pooled median are taken with each producer's weight capped at max(1/8,
- * twice its long-run share), and so are the global safeguard's totals ({@link ProducerWeights},
- * which states the bound). A producer that floods reports, short or long, beside a producer with a
- * history therefore holds a bounded share and moves the other's boundaries only within the other's
- * own quantiles; with a single producer nothing changes.
+ * <p>Boundaries and producers: the boundaries come from the pooled histogram with a tail budget and
+ * each producer's weight capped ({@link PooledHistogram}, {@link ProducerWeights}, departures from
+ * seed paper section 3.4).
  *
  * <p>Assumptions and guarantees: thread-safe. Every method holds at most one lock at a time (one
  * key shard, or the pooled histogram, or the drift monitor, or the global safeguard), except that
@@ -169,16 +115,8 @@ public final class HistogramPredictor implements Predictor {
 
   private static final long ONE_SECOND = 1_000_000_000L;
 
-  private static final double LN2 = Math.log(2);
-
   /** EWMA weight of a key's gap between observations, for {@code relativeIdle}. */
   private static final double GAP_WEIGHT = 0.1;
-
-  /** Observations a cold key needs before its lowest duration may place it below the default. */
-  static final int COLD_DEMOTION_OBSERVATIONS = 3;
-
-  /** How far, in octaves, an observation lies from its key's estimate to extend a shift run. */
-  static final double SHIFT_OCTAVES = 1;
 
   private final PredictorConfig config;
   private final PredictorTuning tuning;
@@ -187,13 +125,12 @@ public final class HistogramPredictor implements Predictor {
   private final KeyShard[] aggregates;
   private final PooledHistogram pooled;
   private final DriftMonitor drift = new DriftMonitor();
+  private final KeyRules rules;
   private final GainSafeguard safeguard;
   private final double inverseKeyDecay;
-  private final long staleAfterNanos;
   private final long idleHalfLifeNanos;
   private final long coldGraceNanos;
   private final long idleEvictionNanos;
-  private final double spreadFloorNanos;
   private final int defaultLevel;
   private volatile Mode mode;
 
@@ -255,12 +192,11 @@ public final class HistogramPredictor implements Predictor {
     safeguard = new GainSafeguard(config, tuning);
     pooled = new PooledHistogram(config, tuning, safeguard);
     inverseKeyDecay = 1 / config.keyDecay();
-    staleAfterNanos = config.staleAfter().toNanos();
     idleHalfLifeNanos = tuning.idleHalfLife().toNanos();
     coldGraceNanos = tuning.coldEvictionGrace().toNanos();
     idleEvictionNanos = tuning.idleEviction().toNanos();
-    spreadFloorNanos = tuning.spreadFloor().toNanos();
     defaultLevel = config.defaultLevel();
+    rules = new KeyRules(config, tuning);
     for (int i = 0; i < predictions.length; i++) {
       predictions[i] = new LongAdder();
     }
@@ -572,33 +508,7 @@ public final class HistogramPredictor implements Predictor {
   public static SnapshotRecovery recover(
       Path file, String context, PredictorConfig config, Ticker ticker, Mode mode)
       throws SnapshotException {
-    SnapshotException first;
-    try {
-      return new SnapshotRecovery(
-          SnapshotCodec.read(file, context, config, ticker, mode), file, List.of());
-    } catch (SnapshotException e) {
-      first = e;
-    }
-    if (first.reason() != SnapshotException.Reason.ABSENT) {
-      try {
-        Files.move(
-            file,
-            file.resolveSibling(file.getFileName() + ".refused"),
-            StandardCopyOption.REPLACE_EXISTING);
-      } catch (IOException | RuntimeException e) {
-        first.addSuppressed(e);
-      }
-    }
-    Path prev = file.resolveSibling(file.getFileName() + ".prev");
-    try {
-      HistogramPredictor p = SnapshotCodec.read(prev, context, config, ticker, mode);
-      return new SnapshotRecovery(p, prev, List.of(first));
-    } catch (SnapshotException e) {
-      if (e.reason() != SnapshotException.Reason.ABSENT) {
-        first.addSuppressed(e);
-      }
-      throw first;
-    }
+    return SnapshotCodec.recover(file, context, config, ticker, mode);
   }
 
   // Package-private access for the snapshot codec.
@@ -680,100 +590,8 @@ public final class HistogramPredictor implements Predictor {
       if (s == null || s.observations == 0) {
         return Prediction.fallback(defaultLevel, Outcome.COLD, m);
       }
-      return decide(shard, s, b, m, now, touch);
+      return rules.decide(s, b, m, now, touch);
     }
-  }
-
-  /**
-   * Applies the gates to a key whose shard lock the caller holds. With touch, a key that is not
-   * stale is marked active and keeps the level it is given; without, nothing changes.
-   */
-  private Prediction decide(
-      KeyShard shard, KeyState s, Boundaries b, Mode m, long now, boolean touch) {
-    Outcome verdict;
-    int level = defaultLevel;
-    double estimate = Double.NaN;
-    boolean stale = isStale(s, now);
-    if (touch && !stale) {
-      // Only stamped here: the recency list is brought up to date lazily, at eviction time.
-      s.lastActivityNanos = now;
-      s.predictedSinceListed = true;
-    }
-    double eq = tuning.estimateQuantile();
-    double tq = tuning.spreadQuantile();
-    if (s.observations < config.minObservations() || !s.hasWeight(eq, tq)) {
-      verdict = Outcome.COLD;
-    } else if (stale) {
-      verdict = Outcome.STALE;
-    } else if (s.censoredShare(eq, tq) > tuning.maxCensoredShare()) {
-      verdict = Outcome.CENSORED;
-    } else {
-      estimate = s.estimate(eq, tq);
-      double tail = s.tail(eq, tq);
-      if (!(estimate >= 0)
-          || Double.isInfinite(estimate)
-          || tail > config.maxSpreadRatio() * Math.max(estimate, spreadFloorNanos)) {
-        verdict = Outcome.SPREAD;
-      } else if (tuning.keyGuard() && s.distrusted) {
-        verdict = Outcome.MISPREDICTED;
-      } else {
-        verdict = Outcome.PREDICTED;
-        level = b.levelOf(estimate, s.heldLevel, tuning.tierHysteresis());
-        if (touch) {
-          s.heldLevel = level;
-        }
-      }
-    }
-    if (touch) {
-      s.lastOutcome = verdict;
-    }
-    if (verdict != Outcome.PREDICTED) {
-      double cost = tuning.demoteUntrusted() ? untrustedCost(s, verdict, eq, tq) : Double.NaN;
-      int demoted = Double.isNaN(cost) ? defaultLevel : b.levelOf(cost);
-      if (demoted > defaultLevel) {
-        return new Prediction(
-            m == Mode.PREDICTIVE ? demoted : defaultLevel, demoted, verdict, cost, m);
-      }
-      if (verdict == Outcome.COLD && !stale && promotesCold(s, eq, tq)) {
-        double highest = s.highest(eq, tq);
-        int promoted = b.levelOf(highest);
-        if (promoted < defaultLevel) {
-          return new Prediction(
-              m == Mode.PREDICTIVE ? promoted : defaultLevel, promoted, verdict, highest, m);
-        }
-      }
-      return Prediction.fallback(defaultLevel, verdict, m);
-    }
-    int routed = m == Mode.PREDICTIVE ? level : defaultLevel;
-    return new Prediction(routed, level, verdict, estimate, m);
-  }
-
-  /**
-   * Returns the cost an untrusted key is placed by when that puts it below the default level: a
-   * spread key's mean, and the lowest duration of a cold key with at least {@value
-   * #COLD_DEMOTION_OBSERVATIONS} observations; NaN for every other key, which stays at the default
-   * level.
-   */
-  private double untrustedCost(KeyState s, Outcome verdict, double eq, double tq) {
-    if (verdict == Outcome.SPREAD || verdict == Outcome.MISPREDICTED) {
-      double mean = s.mean(eq, tq);
-      return mean >= 0 && !Double.isInfinite(mean) ? mean : Double.NaN;
-    }
-    if (verdict == Outcome.COLD
-        && s.observations >= COLD_DEMOTION_OBSERVATIONS
-        && s.hasWeight(eq, tq)) {
-      return s.lowest(eq, tq);
-    }
-    return Double.NaN;
-  }
-
-  /**
-   * Whether a cold key has enough observations of its own for {@code promoteColdAfter}: its highest
-   * one may then place it above the default level.
-   */
-  private boolean promotesCold(KeyState s, double eq, double tq) {
-    int after = tuning.promoteColdAfter();
-    return after > 0 && s.observations >= after && s.hasWeight(eq, tq);
   }
 
   /**
@@ -792,7 +610,7 @@ public final class HistogramPredictor implements Predictor {
           untracked.increment();
           return false;
         }
-      } else if (isStale(s, now)) {
+      } else if (rules.isStale(s, now)) {
         s.histogram.clear();
         s.heldLevel = -1;
         s.lastDecayNanos = now;
@@ -800,11 +618,11 @@ public final class HistogramPredictor implements Predictor {
         s.endRun();
       } else {
         if (!isCensored && tuning.keyGuard()) {
-          scoreGuard(s, nanos);
+          rules.scoreGuard(s, nanos, pooled.median());
         }
-        shifted = judgeShift && tuning.shiftRun() > 0 && completesShiftRun(s, nanos);
+        shifted = judgeShift && tuning.shiftRun() > 0 && rules.completesShiftRun(s, nanos);
         if (idleHalfLifeNanos > 0 && now - s.lastDecayNanos >= ONE_SECOND) {
-          double halfLife = idleHalfLifeNanos * stretch(s);
+          double halfLife = idleHalfLifeNanos * rules.stretch(s);
           s.histogram.decayBy(Math.pow(0.5, (double) (now - s.lastDecayNanos) / halfLife));
           s.lastDecayNanos = now;
         }
@@ -830,75 +648,6 @@ public final class HistogramPredictor implements Predictor {
       shard.markActive(s);
       return true;
     }
-  }
-
-  /**
-   * Scores one observation of a key that was predictable against its estimate and against the
-   * pooled median, for the per-key safeguard.
-   */
-  private void scoreGuard(KeyState s, double nanos) {
-    double eq = tuning.estimateQuantile();
-    double tq = tuning.spreadQuantile();
-    double global = pooled.median();
-    if (s.observations < config.minObservations() || !s.hasWeight(eq, tq) || !(global > 0)) {
-      return;
-    }
-    double floor = Math.max(spreadFloorNanos, 1);
-    double actual = Math.max(nanos, floor);
-    double keyError = Math.abs(log2(actual / Math.max(s.estimate(eq, tq), floor)));
-    double globalError = Math.abs(log2(actual / Math.max(global, floor)));
-    s.scoreError(
-        keyError,
-        globalError,
-        1.0 / tuning.mispredictionMemory(),
-        tuning.mispredictionEnter(),
-        tuning.mispredictionExit());
-  }
-
-  /**
-   * Extends the key's run of observations more than {@value #SHIFT_OCTAVES} octave from its
-   * estimate on one side, for a key that is proven and holds weight, and returns whether the run is
-   * now {@code shiftRun} long.
-   */
-  private boolean completesShiftRun(KeyState s, double nanos) {
-    double eq = tuning.estimateQuantile();
-    double tq = tuning.spreadQuantile();
-    if (s.observations < config.minObservations() || !s.hasWeight(eq, tq)) {
-      s.endRun();
-      return false;
-    }
-    double floor = Math.max(spreadFloorNanos, 1);
-    double error = log2(Math.max(nanos, floor) / Math.max(s.estimate(eq, tq), floor));
-    int side = error > SHIFT_OCTAVES ? 1 : error < -SHIFT_OCTAVES ? -1 : 0;
-    return s.extendRun(side, nanos, tuning.shiftRun());
-  }
-
-  private static double log2(double x) {
-    return Math.log(x) / LN2;
-  }
-
-  /** Whether a key has been idle past its staleness limit. */
-  private boolean isStale(KeyState s, long now) {
-    return staleAfterNanos > 0 && now - s.lastActivityNanos > staleAfterNanos * stretch(s);
-  }
-
-  /**
-   * Returns the factor by which a key's idle limits stretch to its own time scale: 1 unless {@code
-   * relativeIdle} is set and that many of the key's typical gaps exceed the staleness limit.
-   */
-  private double stretch(KeyState s) {
-    double relative = tuning.relativeIdle();
-    if (relative <= 0 || staleAfterNanos <= 0) {
-      return 1;
-    }
-    double scale = Double.isNaN(s.meanGapNanos) ? 0 : s.meanGapNanos;
-    if (s.observations > 0 && s.hasWeight(tuning.estimateQuantile(), tuning.spreadQuantile())) {
-      double estimate = s.estimate(tuning.estimateQuantile(), tuning.spreadQuantile());
-      if (estimate > scale) {
-        scale = estimate;
-      }
-    }
-    return Math.max(1, relative * scale / staleAfterNanos);
   }
 
   private KeyState admit(KeyShard shard, String key, long now) {
@@ -934,7 +683,7 @@ public final class HistogramPredictor implements Predictor {
     Prediction verdict =
         b == null
             ? Prediction.fallback(defaultLevel, Outcome.UNREADY, Mode.PREDICTIVE)
-            : decide(null, s, b, Mode.PREDICTIVE, now, false);
+            : rules.decide(s, b, Mode.PREDICTIVE, now, false);
     return new KeyStats(
         s.key,
         s.observations,

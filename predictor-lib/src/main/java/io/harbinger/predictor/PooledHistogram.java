@@ -5,14 +5,24 @@ import java.util.List;
 /**
  * The histogram of every accepted observation, whose quantiles are the level boundaries.
  *
- * <p>Implementation notes: seed paper equation 2 and spec/harbinger-reference.md section 1.4, the
- * boundaries at the equal quantiles of the pooled observations. With a tail budget ({@link
- * PredictorConfig#tailBudget}, a departure from equation 2) the last boundary is set by the pooled
- * work instead, so that the last level's estimated mean wait stays within the budget. The first
- * boundaries are published once the pooled count reaches {@code boundaryMinObservations}; after
- * that they are recomputed whenever the count is a multiple of {@code boundaryRefreshEvery}. A
- * recomputed boundary within the hysteresis of its published value keeps the published value; a
+ * <p>Implementation notes: seed paper section 3.4, equation 2, as the original implementation
+ * applies it: the boundaries at the equal quantiles of the pooled observations. With a tail budget
+ * ({@link PredictorConfig#tailBudget}, a departure from equation 2) the last boundary is set by the
+ * pooled work instead, so that the last level's estimated mean wait stays within the budget. The
+ * first boundaries are published once the pooled count reaches {@code boundaryMinObservations};
+ * after that they are recomputed whenever the count is a multiple of {@code boundaryRefreshEvery}.
+ * A recomputed boundary within the hysteresis of its published value keeps the published value; a
  * list that is not strictly increasing is dropped and counted.
+ *
+ * <p>Boundaries (a departure from seed paper section 3.4, equation 2, where every boundary is an
+ * equal quantile of the pooled histogram; on by default, {@code tailBudget} {@value
+ * PredictorConfig#DEFAULT_TAIL_BUDGET}). Equal quantiles give each level the same share of the jobs
+ * whatever work they carry, so where short jobs carry little of it the last level holds job types
+ * that could go ahead of the long ones at almost no cost to them. With a budget T the boundary
+ * above the last level rises while the levels above it carry at most (1 - 1/T) / {@code
+ * safeguardLoad} of the pooled work, so that by Cobham's formula (section 5.1) the last level's
+ * mean wait stays within T times FIFO's; it never falls below the equal quantile . A key's estimate
+ * is one number, so a boundary inside a key's mass never splits the key.
  *
  * <p>Producers (a departure from equation 2, where every observation weighs the same whoever
  * reported it): the quantiles are taken, at each refresh, from the pooled histogram with every

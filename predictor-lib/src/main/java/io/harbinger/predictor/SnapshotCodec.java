@@ -35,14 +35,15 @@ import java.util.zip.CRC32C;
  * (int). A histogram is its {@link HistogramLayout#BIN_COUNT} float bins, then scale, total, sum
  * and censored as doubles, then the observation and saturation counts as longs.
  *
- * <p>Implementation notes (spec/harbinger-reference.md section 1.12): the file is written to {@code
- * FILE.tmp} with mode 0600 and forced to disk; the current file is hard-linked to {@code FILE.prev}
- * (the rollback copy), the temporary file is renamed over the current one, and the directory is
- * forced, so at every moment {@code FILE} is a complete snapshot. Reading validates the whole file
- * into staging objects before a predictor is built, so a refused file changes nothing. Idle times
- * are stored relative to the save so that staleness survives a restart. The producers' parts of the
- * pooled histogram and their long-run shares ({@link ProducerWeights}) are not saved, so a file
- * written before they existed reads the same: a restore rebuilds them from the saved keys.
+ * <p>Implementation notes (seed paper section 3.9: atomic, versioned snapshots with a rollback
+ * copy): the file is written to {@code FILE.tmp} with mode 0600 and forced to disk; the current
+ * file is hard-linked to {@code FILE.prev} (the rollback copy), the temporary file is renamed over
+ * the current one, and the directory is forced, so at every moment {@code FILE} is a complete
+ * snapshot. Reading validates the whole file into staging objects before a predictor is built, so a
+ * refused file changes nothing. Idle times are stored relative to the save so that staleness
+ * survives a restart. The producers' parts of the pooled histogram and their long-run shares
+ * ({@link ProducerWeights}) are not saved, so a file written before they existed reads the same: a
+ * restore rebuilds them from the saved keys.
  */
 final class SnapshotCodec {
 
@@ -185,6 +186,38 @@ final class SnapshotCodec {
     out.writeDouble(h.censored);
     out.writeLong(h.observations);
     out.writeLong(h.saturated);
+  }
+
+  /** Restores from the file or its rollback copy; {@link HistogramPredictor#recover} says how. */
+  static SnapshotRecovery recover(
+      Path file, String context, PredictorConfig config, Ticker ticker, Mode mode)
+      throws SnapshotException {
+    SnapshotException first;
+    try {
+      return new SnapshotRecovery(read(file, context, config, ticker, mode), file, List.of());
+    } catch (SnapshotException e) {
+      first = e;
+    }
+    if (first.reason() != SnapshotException.Reason.ABSENT) {
+      try {
+        Files.move(
+            file,
+            file.resolveSibling(file.getFileName() + ".refused"),
+            StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException | RuntimeException e) {
+        first.addSuppressed(e);
+      }
+    }
+    Path prev = file.resolveSibling(file.getFileName() + ".prev");
+    try {
+      HistogramPredictor p = read(prev, context, config, ticker, mode);
+      return new SnapshotRecovery(p, prev, List.of(first));
+    } catch (SnapshotException e) {
+      if (e.reason() != SnapshotException.Reason.ABSENT) {
+        first.addSuppressed(e);
+      }
+      throw first;
+    }
   }
 
   static HistogramPredictor read(
