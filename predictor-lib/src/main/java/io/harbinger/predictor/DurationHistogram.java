@@ -34,6 +34,15 @@ final class DurationHistogram {
   static final double MAX_WEIGHT_RATIO = 1 << 22;
 
   final float[] bins = new float[HistogramLayout.BIN_COUNT];
+
+  /**
+   * Bounds of the bins that may hold weight: every bin outside [low, high] is zero. Kept by {@link
+   * #add}, {@link #clear} and {@link #copyFrom}; a writer of {@link #bins} calls {@link
+   * #boundsFromBins} after.
+   */
+  int low = HistogramLayout.BIN_COUNT;
+
+  int high = -1;
   double scale = 1;
   double total;
   double sum;
@@ -54,7 +63,14 @@ final class DurationHistogram {
   boolean add(double nanos, double inverseDecay) {
     boolean clamp = nanos > HistogramLayout.MAX_NANOS;
     double value = clamp ? HistogramLayout.MAX_NANOS : nanos;
-    bins[HistogramLayout.binOf(value)] += (float) scale;
+    int bin = HistogramLayout.binOf(value);
+    bins[bin] += (float) scale;
+    if (bin < low) {
+      low = bin;
+    }
+    if (bin > high) {
+      high = bin;
+    }
     total += scale;
     sum += scale * value;
     observations++;
@@ -95,6 +111,8 @@ final class DurationHistogram {
   /** Forgets all weight and the observation count. */
   void clear() {
     Arrays.fill(bins, 0f);
+    low = HistogramLayout.BIN_COUNT;
+    high = -1;
     scale = 1;
     total = 0;
     sum = 0;
@@ -115,21 +133,75 @@ final class DurationHistogram {
     double target = q * total;
     double cumulative = 0;
     int last = -1;
-    for (int b = 0; b < bins.length; b++) {
+    for (int b = low; b <= high; b++) {
       double w = bins[b];
       if (w <= 0) {
         continue;
       }
       last = b;
       if (cumulative + w >= target) {
-        double fraction = Math.min(1, Math.max(0, (target - cumulative) / w));
-        double lower = HistogramLayout.lowerEdge(b);
-        return lower + fraction * (HistogramLayout.upperEdge(b) - lower);
+        return within(b, (target - cumulative) / w);
       }
       cumulative += w;
     }
     // Float rounding can leave the cumulative weight just short of the total.
     return last < 0 ? Double.NaN : HistogramLayout.upperEdge(last);
+  }
+
+  /** Receives the values of {@link #quantiles}, lowest index first. */
+  interface QuantileSink {
+
+    /**
+     * Takes one value.
+     *
+     * @param index 0 for the lowest value, 1 and 2 for the two quantiles, 3 for the highest
+     * @param nanos the value, or NaN when the histogram holds no weight
+     */
+    void quantile(int index, double nanos);
+  }
+
+  /**
+   * Gives a sink the 0-quantile, the {@code lower}- and {@code upper}-quantiles and the 1-quantile,
+   * each exactly as {@link #quantile} gives it, in one walk over the bins that may hold weight and
+   * without allocating.
+   *
+   * @param lower in [0, upper]
+   * @param upper in [lower, 1]
+   * @param sink receives indexes 0 to 3 in order
+   */
+  void quantiles(double lower, double upper, QuantileSink sink) {
+    int i = 0;
+    if (total > 0) {
+      double target = 0;
+      double cumulative = 0;
+      int last = -1;
+      for (int b = low; b <= high && i < 4; b++) {
+        double w = bins[b];
+        if (w <= 0) {
+          continue;
+        }
+        last = b;
+        while (i < 4 && cumulative + w >= target) {
+          sink.quantile(i, within(b, (target - cumulative) / w));
+          i++;
+          target = (i == 1 ? lower : i == 2 ? upper : 1) * total;
+        }
+        cumulative += w;
+      }
+      for (; i < 4; i++) {
+        sink.quantile(i, last < 0 ? Double.NaN : HistogramLayout.upperEdge(last));
+      }
+    }
+    for (; i < 4; i++) {
+      sink.quantile(i, Double.NaN);
+    }
+  }
+
+  /** The point a fraction of the way through a bin, the fraction clamped to [0, 1]. */
+  private static double within(int bin, double fraction) {
+    double clamped = Math.min(1, Math.max(0, fraction));
+    double lower = HistogramLayout.lowerEdge(bin);
+    return lower + clamped * (HistogramLayout.upperEdge(bin) - lower);
   }
 
   /**
@@ -157,9 +229,7 @@ final class DurationHistogram {
       }
       last = b;
       if (cumulative + w >= target) {
-        double fraction = Math.min(1, Math.max(0, (target - cumulative) / w));
-        double lower = HistogramLayout.lowerEdge(b);
-        return lower + fraction * (HistogramLayout.upperEdge(b) - lower);
+        return within(b, (target - cumulative) / w);
       }
       cumulative += w;
     }
@@ -220,12 +290,26 @@ final class DurationHistogram {
    */
   void copyFrom(DurationHistogram other) {
     System.arraycopy(other.bins, 0, bins, 0, bins.length);
+    low = other.low;
+    high = other.high;
     scale = other.scale;
     total = other.total;
     sum = other.sum;
     censored = other.censored;
     observations = other.observations;
     saturated = other.saturated;
+  }
+
+  /** Sets {@link #low} and {@link #high} from the bins, after a write other than {@link #add}. */
+  void boundsFromBins() {
+    low = HistogramLayout.BIN_COUNT;
+    high = -1;
+    for (int b = 0; b < bins.length; b++) {
+      if (bins[b] != 0) {
+        low = Math.min(low, b);
+        high = b;
+      }
+    }
   }
 
   private void advance(double inverseDecay) {

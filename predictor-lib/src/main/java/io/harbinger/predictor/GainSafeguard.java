@@ -81,6 +81,11 @@ final class GainSafeguard {
   private final byte[] scratch = new byte[ProducerWeights.ENTRIES];
   private final double[] cappedJobs;
   private final double[] cappedWork;
+
+  /** Scratch for the per-level shares of each judgement, under the lock. */
+  private final double[] jobShares;
+
+  private final double[] workShares;
   private final double inverseDecay;
   private double producerSum;
   private double scale = 1;
@@ -88,7 +93,10 @@ final class GainSafeguard {
   private boolean capping;
   private double withinLimits = 1;
   private double gain = Double.NaN;
-  private String reason;
+  private Basis basis = Basis.NO_REPORTS;
+  private String problem;
+  private double reasonCount;
+  private boolean reasonCapping;
   private long holds;
   private volatile boolean holding;
   private volatile boolean judged;
@@ -110,9 +118,10 @@ final class GainSafeguard {
     producerWork = new double[ProducerWeights.ENTRIES][config.levels()];
     cappedJobs = new double[config.levels()];
     cappedWork = new double[config.levels()];
+    jobShares = new double[config.levels()];
+    workShares = new double[config.levels()];
     java.util.Arrays.fill(limits, Double.POSITIVE_INFINITY);
     java.util.Arrays.fill(longRun, 1);
-    reason = enabled ? "no reports yet" : "safeguard off: no reports yet";
   }
 
   /** Returns whether routing is held in FIFO order. */
@@ -232,44 +241,47 @@ final class GainSafeguard {
     }
   }
 
+  /** What the last judgement rested on; {@link #reason()} words it only when asked. */
+  private enum Basis {
+    NO_REPORTS,
+    TOO_FEW,
+    TOO_FEW_WITHIN_LIMITS,
+    UNKNOWN,
+    OFF,
+    ESTIMATED
+  }
+
   private void judge() {
+    reasonCapping = capping;
     if (total < minReports) {
       gain = Double.NaN;
-      reason =
-          String.format(
-              Locale.ROOT, "too few reports: %.0f of %.0f, routing unchanged", total, minReports);
+      basis = Basis.TOO_FEW;
+      reasonCount = total;
       return;
     }
     if (overLimit && total * withinLimits < minReports) {
       gain = Double.NaN;
-      reason =
-          String.format(
-              Locale.ROOT,
-              "too few reports within the producers' share limits: %.0f of %.0f, routing"
-                  + " unchanged",
-              total * withinLimits,
-              minReports);
+      basis = Basis.TOO_FEW_WITHIN_LIMITS;
+      reasonCount = total * withinLimits;
       return;
     }
     PriorityGain.Estimate estimate =
         capping
-            ? PriorityGain.fromTotals(cappedJobs, cappedWork, load)
-            : PriorityGain.fromTotals(jobs, work, load);
+            ? PriorityGain.fromTotals(cappedJobs, cappedWork, load, jobShares, workShares)
+            : PriorityGain.fromTotals(jobs, work, load, jobShares, workShares);
     if (!estimate.known()) {
       gain = Double.NaN;
-      reason = estimate.problem() + ", routing unchanged";
+      basis = Basis.UNKNOWN;
+      problem = estimate.problem();
       return;
     }
     gain = estimate.gain();
     judged = true;
     if (!enabled) {
-      reason =
-          String.format(
-              Locale.ROOT,
-              "safeguard off: estimated gain %.1f%%, levels kept",
-              Math.abs(gain) < 5e-4 ? 0.0 : 100 * gain);
+      basis = Basis.OFF;
       return;
     }
+    basis = Basis.ESTIMATED;
     judgeTail();
     if (holding && gain >= margin + hysteresis) {
       holding = false;
@@ -277,20 +289,49 @@ final class GainSafeguard {
       holding = true;
       holds++;
     }
-    reason =
-        holding
-            ? String.format(
-                Locale.ROOT,
-                "estimated gain %.1f%%: FIFO order until it reaches %.1f%% (margin %.1f%%)",
-                Math.abs(gain) < 5e-4 ? 0.0 : 100 * gain,
-                100 * (margin + hysteresis),
-                100 * margin)
-            : String.format(
-                Locale.ROOT,
-                "estimated gain %.1f%%: levels kept (FIFO order below %.1f%%)",
-                Math.abs(gain) < 5e-4 ? 0.0 : 100 * gain,
-                100 * margin);
-    if (capping) {
+  }
+
+  /** Words the last judgement; called under the lock, only for {@link #status}. */
+  private String reason() {
+    double shown = Math.abs(gain) < 5e-4 ? 0.0 : 100 * gain;
+    String reason =
+        switch (basis) {
+          case NO_REPORTS -> enabled ? "no reports yet" : "safeguard off: no reports yet";
+          case TOO_FEW ->
+              String.format(
+                  Locale.ROOT,
+                  "too few reports: %.0f of %.0f, routing unchanged",
+                  reasonCount,
+                  minReports);
+          case TOO_FEW_WITHIN_LIMITS ->
+              String.format(
+                  Locale.ROOT,
+                  "too few reports within the producers' share limits: %.0f of %.0f, routing"
+                      + " unchanged",
+                  reasonCount,
+                  minReports);
+          case UNKNOWN -> problem + ", routing unchanged";
+          case OFF ->
+              String.format(
+                  Locale.ROOT, "safeguard off: estimated gain %.1f%%, levels kept", shown);
+          case ESTIMATED ->
+              holding
+                  ? String.format(
+                      Locale.ROOT,
+                      "estimated gain %.1f%%: FIFO order until it reaches %.1f%% (margin %.1f%%)",
+                      shown,
+                      100 * (margin + hysteresis),
+                      100 * margin)
+                  : String.format(
+                      Locale.ROOT,
+                      "estimated gain %.1f%%: levels kept (FIFO order below %.1f%%)",
+                      shown,
+                      100 * margin);
+        };
+    if (basis != Basis.ESTIMATED) {
+      return reason;
+    }
+    if (reasonCapping) {
       reason += "; a producer over its share limit is counted at the limit";
     }
     if (sink.on) {
@@ -313,6 +354,7 @@ final class GainSafeguard {
               lift.limit,
               TAIL_RELEASE * lift.limit);
     }
+    return reason;
   }
 
   private void judgeTail() {
@@ -321,11 +363,9 @@ final class GainSafeguard {
     }
     // Judged only after the mean estimate, so jobs and work are both positive; the shares sum to 1
     // within rounding, and the estimator checks them to 1e-6.
-    tailRatio =
-        capping
-            ? PriorityGain.tailWaitRatio(
-                shares(cappedJobs), shares(cappedWork), load, TAIL_MIN_JOB_SHARE)
-            : PriorityGain.tailWaitRatio(shares(jobs), shares(work), load, TAIL_MIN_JOB_SHARE);
+    sharesInto(capping ? cappedJobs : jobs, jobShares);
+    sharesInto(capping ? cappedWork : work, workShares);
+    tailRatio = PriorityGain.tailWaitRatio(jobShares, workShares, load, TAIL_MIN_JOB_SHARE);
     lift.judge(tailRatio);
     sink.judge(tailRatio);
   }
@@ -356,28 +396,28 @@ final class GainSafeguard {
     }
   }
 
-  /** Each level's share of the totals; zeros while they sum to nothing. */
-  private static double[] shares(double[] totals) {
+  /**
+   * Writes each level's share of the totals into {@code shares}; zeros while they sum to nothing.
+   */
+  private static void sharesInto(double[] totals, double[] shares) {
     double sum = 0;
     for (double t : totals) {
       sum += t;
     }
-    double[] shares = new double[totals.length];
-    for (int l = 0; l < totals.length && sum > 0; l++) {
-      shares[l] = totals[l] / sum;
+    for (int l = 0; l < totals.length; l++) {
+      shares[l] = sum > 0 ? totals[l] / sum : 0;
     }
-    return shares;
   }
 
   synchronized SafeguardStatus status() {
     List<Double> js = new ArrayList<>();
     List<Double> ws = new ArrayList<>();
     if (total > 0) {
-      for (double s : shares(capping ? cappedJobs : jobs)) {
-        js.add(s);
-      }
-      for (double s : shares(capping ? cappedWork : work)) {
-        ws.add(s);
+      sharesInto(capping ? cappedJobs : jobs, jobShares);
+      sharesInto(capping ? cappedWork : work, workShares);
+      for (int l = 0; l < jobShares.length; l++) {
+        js.add(jobShares[l]);
+        ws.add(workShares[l]);
       }
     }
     return new SafeguardStatus(
@@ -389,7 +429,7 @@ final class GainSafeguard {
         total,
         js,
         ws,
-        reason,
+        reason(),
         holds,
         tailRatio,
         lift.on,

@@ -11,7 +11,7 @@ package io.harbinger.predictor;
  *
  * <p>Not thread-safe: guarded by its shard's lock.
  */
-final class KeyState {
+final class KeyState implements DurationHistogram.QuantileSink {
 
   final String key;
   final int hash;
@@ -189,12 +189,27 @@ final class KeyState {
     if (!summaryValid) {
       hasWeight = histogram.total > 0;
       censoredShare = histogram.censoredShare();
-      estimate = histogram.quantile(estimateQuantile);
-      tail = histogram.quantile(tailQuantile);
       mean = histogram.mean();
-      lowest = histogram.quantile(0);
-      highest = histogram.quantile(1);
+      if (estimateQuantile <= tailQuantile) {
+        histogram.quantiles(estimateQuantile, tailQuantile, this);
+      } else {
+        estimate = histogram.quantile(estimateQuantile);
+        tail = histogram.quantile(tailQuantile);
+        lowest = histogram.quantile(0);
+        highest = histogram.quantile(1);
+      }
       summaryValid = true;
+    }
+  }
+
+  /** Takes the summary's quantiles from {@link DurationHistogram#quantiles}. */
+  @Override
+  public void quantile(int index, double nanos) {
+    switch (index) {
+      case 0 -> lowest = nanos;
+      case 1 -> estimate = nanos;
+      case 2 -> tail = nanos;
+      default -> highest = nanos;
     }
   }
 }

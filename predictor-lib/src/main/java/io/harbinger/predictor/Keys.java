@@ -87,12 +87,30 @@ public final class Keys {
    * @return the aggregate key, or null when the key names no job type (it is its producer's own)
    */
   static String producerAggregate(String key) {
+    LastAggregate last = lastAggregate;
+    int n = last == null ? 0 : last.producer.length();
+    if (n > 0 && key.length() > n && key.charAt(n) == SEPARATOR && key.startsWith(last.producer)) {
+      // The producer holds no separator, so the key's first one is at n.
+      return last.aggregate;
+    }
     int cut = key.indexOf(SEPARATOR);
     if (cut <= 0) {
       return null;
     }
-    return key.substring(0, cut) + SEPARATOR + SEPARATOR;
+    String producer = key.substring(0, cut);
+    String aggregate = producer + SEPARATOR + SEPARATOR;
+    lastAggregate = new LastAggregate(producer, aggregate);
+    return aggregate;
   }
+
+  /**
+   * The last producer aggregate built, reused while keys keep coming from one producer: each
+   * observation asks for its producer's aggregate. Shared by every thread without a lock; a
+   * record's final fields make a racy read see a whole pair or none.
+   */
+  private record LastAggregate(String producer, String aggregate) {}
+
+  private static LastAggregate lastAggregate;
 
   /**
    * Returns the key under which a predictor aggregates every job whose size hint falls in one size

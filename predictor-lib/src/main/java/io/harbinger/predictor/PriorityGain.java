@@ -126,6 +126,14 @@ public final class PriorityGain {
    * @return the estimate, or the problem: no jobs, one level holding every job, zero durations
    */
   public static Estimate fromTotals(double[] jobs, double[] work, double load) {
+    return fromTotals(jobs, work, load, new double[jobs.length], new double[jobs.length]);
+  }
+
+  /**
+   * {@link #fromTotals(double[], double[], double)} with the shares computed in arrays the caller
+   * owns, so that a caller judging on every report allocates nothing for them.
+   */
+  static Estimate fromTotals(double[] jobs, double[] work, double load, double[] js, double[] ws) {
     double jobTotal = 0;
     double workTotal = 0;
     for (int l = 0; l < jobs.length; l++) {
@@ -147,8 +155,6 @@ public final class PriorityGain {
     if (!(workTotal > 0)) {
       return new Estimate(Double.NaN, "every duration is zero: no order to judge");
     }
-    double[] js = new double[jobs.length];
-    double[] ws = new double[jobs.length];
     double jobSum = 0;
     double workSum = 0;
     for (int l = 0; l < jobs.length; l++) {

@@ -343,6 +343,7 @@ final class ProducerWeights {
       total += out[b];
     }
     into.total = total;
+    into.boundsFromBins();
   }
 
   /**

@@ -420,6 +420,7 @@ final class SnapshotCodec {
       h.bins[b] = w;
       binSum += w;
     }
+    h.boundsFromBins();
     h.scale = in.getDouble();
     h.total = in.getDouble();
     h.sum = in.getDouble();

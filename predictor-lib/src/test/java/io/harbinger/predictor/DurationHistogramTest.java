@@ -142,6 +142,70 @@ class DurationHistogramTest {
   }
 
   @Property
+  void bounds_coverEveryBinThatHoldsWeight(
+      @ForAll @Size(max = 200) java.util.List<@DoubleRange(min = 0, max = 1e12) Double> values) {
+    DurationHistogram h = new DurationHistogram();
+    int n = 0;
+    for (double v : values) {
+      h.add(v, 1 / 0.995);
+      if (++n % 50 == 0) {
+        h.decayBy(1e-20);
+      }
+      if (n == 120) {
+        h.clear();
+      }
+      assertBoundsCoverWeight(h);
+    }
+    DurationHistogram copy = new DurationHistogram();
+    copy.copyFrom(h);
+    assertBoundsCoverWeight(copy);
+    java.util.Arrays.fill(copy.bins, 0f);
+    copy.bins[7] = 1f;
+    copy.boundsFromBins();
+    assertThat(copy.low).isEqualTo(7);
+    assertThat(copy.high).isEqualTo(7);
+  }
+
+  @Property
+  void quantiles_giveExactlyWhatQuantileGivesOneByOne(
+      @ForAll @Size(max = 200) java.util.List<@DoubleRange(min = 0, max = 1e12) Double> values,
+      @ForAll @DoubleRange(min = 0, max = 1) double a,
+      @ForAll @DoubleRange(min = 0, max = 1) double b) {
+    DurationHistogram h = new DurationHistogram();
+    int n = 0;
+    for (double v : values) {
+      h.add(v, 1 / 0.995);
+      if (++n % 50 == 0) {
+        h.decayBy(1e-20);
+      }
+    }
+    double[] qs = {0, Math.min(a, b), Math.max(a, b), 1};
+    double[] out = new double[4];
+    int[] calls = new int[1];
+    h.quantiles(
+        qs[1],
+        qs[2],
+        (index, nanos) -> {
+          assertThat(index).isEqualTo(calls[0]++);
+          out[index] = nanos;
+        });
+    assertThat(calls[0]).isEqualTo(4);
+    for (int i = 0; i < qs.length; i++) {
+      assertThat(Double.doubleToLongBits(out[i]))
+          .as("quantile %s", qs[i])
+          .isEqualTo(Double.doubleToLongBits(h.quantile(qs[i])));
+    }
+  }
+
+  private static void assertBoundsCoverWeight(DurationHistogram h) {
+    for (int b = 0; b < h.bins.length; b++) {
+      if (b < h.low || b > h.high) {
+        assertThat(h.bins[b]).as("bin %d outside [%d, %d]", b, h.low, h.high).isZero();
+      }
+    }
+  }
+
+  @Property
   void quantile_isMonotoneInQ(
       @ForAll @Size(min = 1, max = 200)
           java.util.List<@DoubleRange(min = 0, max = 1e12) Double> values) {

@@ -12,7 +12,7 @@ import java.lang.management.MemoryMXBean;
  * Measures the heap retained per tracked key: the used heap after a full GC with N keys tracked,
  * minus the used heap of an empty predictor, divided by N.
  *
- * <p>Run: {@code java -XX:+UseSerialGC -Xmx2g -cp benchmarks/target/benchmarks.jar
+ * <p>Run: {@code java -XX:+UseSerialGC -Xmx2g -cp experiments/benchmarks/target/benchmarks.jar
  * io.harbinger.benchmarks.MemoryFootprint [keys]}. The predictor gets room for twice the keys so
  * that no shard overflows. Keys look like a real producer's: {@code
  * "orders-service\u001Fjob_type_000123"} (33 bytes).

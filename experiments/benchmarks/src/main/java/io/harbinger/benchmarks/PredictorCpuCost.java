@@ -10,10 +10,10 @@ import java.util.Arrays;
  * thread's CPU clock so that other processes on a busy machine do not inflate it; the cross-check
  * of {@link PredictorBenchmark}, whose setup it reuses.
  *
- * <p>Run: {@code java -cp benchmarks/target/benchmarks.jar io.harbinger.benchmarks.PredictorCpuCost
- * [keys] [rounds] [opsPerRound]}. It prints the median and range over rounds of CPU nanoseconds per
- * operation. Cache pollution from other processes still counts, so on a shared machine this is an
- * upper bound too, but a much tighter one.
+ * <p>Run: {@code java -cp experiments/benchmarks/target/benchmarks.jar
+ * io.harbinger.benchmarks.PredictorCpuCost [keys] [rounds] [opsPerRound]}. It prints the median and
+ * range over rounds of CPU nanoseconds per operation. Cache pollution from other processes still
+ * counts, so on a shared machine this is an upper bound too, but a much tighter one.
  */
 public final class PredictorCpuCost {
 

@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * fill the broker; with {@code target=unroutable} they go to no queue, which takes the queue's flow
  * control (and much of the broker's noise) out of the comparison. The broker is found from {@code
  * RABBITMQ_URI} (default the loopback guest account). Run with {@code java -jar
- * benchmarks/target/benchmarks.jar BrokerPublishBenchmark}.
+ * experiments/benchmarks/target/benchmarks.jar BrokerPublishBenchmark}.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

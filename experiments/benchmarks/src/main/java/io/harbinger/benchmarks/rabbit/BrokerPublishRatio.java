@@ -48,7 +48,7 @@ import java.util.concurrent.TimeUnit;
  * ratios with a 95% bootstrap interval (2,000 resamples of the rounds, seed 2026); and whether the
  * target holds: {@code wrapped / raw} at least 0.97 wherever {@code identity / raw} reaches 0.97.
  *
- * <p>Run with {@code java -cp benchmarks/target/benchmarks.jar
+ * <p>Run with {@code java -cp experiments/benchmarks/target/benchmarks.jar
  * io.harbinger.benchmarks.rabbit.BrokerPublishRatio [--only CONFIG,...] [--rounds N] [--per-round
  * N] [--warmup N] [--broker-pid PID]}, a configuration named {@code target/body/confirm-every} such
  * as {@code queue/4096/100}. The broker is found from {@code RABBITMQ_URI} (default the loopback

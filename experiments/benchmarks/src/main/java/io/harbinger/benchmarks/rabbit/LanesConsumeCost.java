@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * round. It prints each arm's median rate and the median of the per-round ratios lanes / raw, with
  * their range.
  *
- * <p>Run with {@code java -cp benchmarks/target/benchmarks.jar
+ * <p>Run with {@code java -cp experiments/benchmarks/target/benchmarks.jar
  * io.harbinger.benchmarks.rabbit.LanesConsumeCost [--rounds N] [--per-round N] [--levels L]
  * [--quorum] [--pull]} (defaults 10 rounds of 20,000 messages, 3 levels, classic queues, push). The
  * broker is found from {@code RABBITMQ_URI} (default the loopback guest account).

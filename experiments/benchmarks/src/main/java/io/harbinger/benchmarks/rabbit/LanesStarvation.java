@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * none accumulate). It prints, per arm, the long jobs published and run, and the longest long-job
  * wait (publish to handler start; a long job still waiting at the end counts with its wait so far).
  *
- * <p>Run with {@code java -cp benchmarks/target/benchmarks.jar
+ * <p>Run with {@code java -cp experiments/benchmarks/target/benchmarks.jar
  * io.harbinger.benchmarks.rabbit.LanesStarvation [--seconds S] [--pull]} (default 120 s per arm;
  * {@code --pull} consumes the lanes by pulling, {@link LaneFetch#PULL}). The broker is found from
  * {@code RABBITMQ_URI} (default the loopback guest account).

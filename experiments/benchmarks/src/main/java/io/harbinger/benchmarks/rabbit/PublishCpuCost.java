@@ -8,7 +8,7 @@ import java.lang.management.ThreadMXBean;
  * CPU clock rather than the wall clock, so that other processes on a busy machine do not inflate
  * it; the cross-check of {@link PublishOverheadBenchmark}.
  *
- * <p>Run with {@code java -cp benchmarks/target/benchmarks.jar
+ * <p>Run with {@code java -cp experiments/benchmarks/target/benchmarks.jar
  * io.harbinger.benchmarks.rabbit.PublishCpuCost [rounds] [publishesPerRound]}; it prints the median
  * over rounds of CPU nanoseconds per publish for each arm, and their difference. Rounds alternate
  * between the arms so that both see the same machine.

@@ -29,8 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>The difference {@code wrapped - raw} is the wrapper's cost: key lookup, one predictor lookup,
  * one clock read, one headers map and one properties object ({@code wrappedLanes}: and the lane's
- * name). Run with {@code java -jar benchmarks/target/benchmarks.jar PublishOverheadBenchmark}; add
- * {@code -prof gc} for allocation per publish.
+ * name). Run with {@code java -jar experiments/benchmarks/target/benchmarks.jar
+ * PublishOverheadBenchmark}; add {@code -prof gc} for allocation per publish.
  */
 @BenchmarkMode(org.openjdk.jmh.annotations.Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
