@@ -18,9 +18,10 @@ import picocli.CommandLine.Spec;
  * {@code harbinger check HISTORY}: reads a history in any supported format and says whether
  * Harbinger's predictions would help on it.
  *
- * <p>Example: {@code check swf:../shared/traces/LPC-EGEE-2004-1.2-cln.swf.gz?key=user-queue}. Exit
- * codes: 0 when the check ran (whatever the verdict), 1 when the history cannot be read, 2 for bad
- * command-line arguments.
+ * <p>Example: {@code check swf:logs/LPC-EGEE-2004-1.2-cln.swf.gz?key=user-queue}, or {@code java
+ * -jar harbinger-check.jar history.csv} with the runnable jar the module builds. Exit codes: 0 when
+ * the check ran (whatever the verdict), 1 when the history cannot be read, 2 for bad command-line
+ * arguments.
  */
 @Command(
     name = "check",
@@ -31,7 +32,9 @@ import picocli.CommandLine.Spec;
           + " real predictor, and a verdict (turn it on / run in shadow only / not useful here).",
       "",
       "HISTORY is format:path[?option=value,...] with format one of swf, azure2021, alibaba2026,"
-          + " csv, synthetic; gzip is detected from the file's content. Examples:",
+          + " csv, synthetic, or just a path ending in .csv or .swf (optionally .gz), which takes"
+          + " its format from its name; gzip is detected from the file's content. Examples:",
+      "  history.csv         (the same as csv:history.csv)",
       "  swf:logs/CTC-SP2-1996-3.1-cln.swf.gz",
       "  swf:logs/LPC-EGEE-2004-1.2-cln.swf.gz?key=user-queue",
       "  azure2021:invocations.csv",
@@ -50,7 +53,7 @@ public final class CheckCommand implements Callable<Integer> {
   @Parameters(
       index = "0",
       paramLabel = "HISTORY",
-      description = "the history, as format:path[?option=value,...]")
+      description = "the history, as format:path[?option=value,...] or a .csv or .swf path")
   private String history;
 
   @Option(

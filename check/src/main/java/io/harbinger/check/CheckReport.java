@@ -163,6 +163,7 @@ final class CheckReport {
     s.append('\n');
     line(s, "verdict: %s", r.verdict().words());
     line(s, "  because %s", r.reason());
+    line(s, "  judged on %s", r.basis());
     return s.toString();
   }
 

@@ -25,6 +25,8 @@ import java.util.Objects;
  * @param whatIf the simulated what-if
  * @param verdict the advice
  * @param reason why, with the numbers the rules compared
+ * @param basis what the verdict was judged on: how much of the input was used, what was left out
+ *     and why, how many held-out jobs and keys it rests on, and what the predictor refused
  */
 public record CheckResult(
     String history,
@@ -39,7 +41,8 @@ public record CheckResult(
     Replay fewObservations,
     WhatIf.Result whatIf,
     Advice verdict,
-    String reason) {
+    String reason,
+    String basis) {
 
   /** Checks that no part is missing. */
   public CheckResult {
@@ -56,6 +59,7 @@ public record CheckResult(
     Objects.requireNonNull(whatIf, "whatIf");
     Objects.requireNonNull(verdict, "verdict");
     Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(basis, "basis");
   }
 
   /**

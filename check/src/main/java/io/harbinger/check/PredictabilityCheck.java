@@ -1,10 +1,13 @@
 package io.harbinger.check;
 
+import io.harbinger.check.CheckResult.Replay;
 import io.harbinger.check.sim.WhatIf;
+import io.harbinger.check.trace.ReadReport;
 import io.harbinger.check.trace.Trace;
 import io.harbinger.predictor.NearestRank;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -80,6 +83,9 @@ public final class PredictabilityCheck {
    * the estimator's error.
    */
   static final double AFFIRM_GAIN = 0.10;
+
+  /** How many reasons for skipped rows the verdict's basis names; the input section lists all. */
+  private static final int BASIS_REASONS = 3;
 
   private PredictabilityCheck() {}
 
@@ -317,7 +323,61 @@ public final class PredictabilityCheck {
         few,
         simulated,
         verdict,
-        reason);
+        reason,
+        basis(trace.report(), split, perKey.rows(), replay));
+  }
+
+  /**
+   * Says what the verdict rests on, so that a verdict on a small part of a large input reads as
+   * such: the share of the rows read that became jobs, the commonest reasons for leaving rows out,
+   * the held-out jobs and how many of them are on keys with enough history, and the observations
+   * the predictor refused.
+   */
+  static String basis(ReadReport input, CheckResult.Split split, long routable, Replay replay) {
+    StringBuilder s = new StringBuilder();
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "%,d of the %,d rows read (%.1f%%)",
+            input.rowsUsed(),
+            input.rowsRead(),
+            input.rowsRead() == 0 ? 0.0 : 100.0 * input.rowsUsed() / input.rowsRead()));
+    if (input.rowsSkipped() > 0) {
+      List<ReadReport.RowTally> reasons = new ArrayList<>(input.skipped());
+      reasons.sort(Comparator.comparingLong(ReadReport.RowTally::count).reversed());
+      List<String> named = new ArrayList<>();
+      for (ReadReport.RowTally t : reasons.subList(0, Math.min(BASIS_REASONS, reasons.size()))) {
+        named.add(String.format(Locale.ROOT, "%,d %s", t.count(), t.reason()));
+      }
+      s.append("; left out: ").append(String.join(", ", named));
+      if (reasons.size() > BASIS_REASONS) {
+        s.append(
+            String.format(
+                Locale.ROOT,
+                " and %d more reason%s (listed under input)",
+                reasons.size() - BASIS_REASONS,
+                reasons.size() - BASIS_REASONS == 1 ? "" : "s"));
+      }
+    }
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "; the verdict rests on the %,d held-out jobs (the later half by arrival), %,d of them"
+                + " on keys with >= %d history jobs",
+            split.heldOutJobs(),
+            routable,
+            split.minObservations()));
+    if (replay.rejectedObservations() > 0) {
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "; the predictor refused %,d observation%s longer than one day and learned nothing"
+                  + " from %s",
+              replay.rejectedObservations(),
+              replay.rejectedObservations() == 1 ? "" : "s",
+              replay.rejectedObservations() == 1 ? "it" : "them"));
+    }
+    return s.toString();
   }
 
   private static String reason(

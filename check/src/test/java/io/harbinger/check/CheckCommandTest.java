@@ -120,10 +120,39 @@ class CheckCommandTest {
 
   @Test
   void check_specWithoutFormat_failsWithExitOne() {
-    Run r = run("history.swf");
+    Run r = run("history.log");
 
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.err()).contains("trace must be given as format:path");
+  }
+
+  @Test
+  void check_verdictSaysHowMuchOfTheInputItJudged() throws Exception {
+    StringBuilder csv = new StringBuilder("arrival_s,duration_s,key\n");
+    for (int i = 0; i < 5; i++) {
+      csv.append(i).append(",100000,long\n");
+    }
+    for (int i = 0; i < 400; i++) {
+      csv.append(200_000 + i).append(',').append(i % 2 == 0 ? "0.01" : "2").append(',');
+      csv.append(i % 2 == 0 ? "short" : "long").append('\n');
+    }
+    for (int i = 0; i < 30; i++) {
+      csv.append("not-a-time,1,short\n");
+    }
+    Path history = Files.writeString(dir.resolve("history.csv"), csv);
+
+    Run text = run("--no-what-if", history.toString());
+    Run json = run("--no-what-if", "--json", history.toString());
+
+    assertThat(text.exitCode()).isZero();
+    assertThat(text.out())
+        .contains(
+            "judged on 405 of the 435 rows read (93.1%); left out: 30 arrival_s is not a number")
+        .contains(
+            "the verdict rests on the 203 held-out jobs (the later half by arrival), 203 of them")
+        .contains("the predictor refused 5 observations longer than one day");
+    assertThat(new ObjectMapper().readTree(json.out()).get("basis").asText())
+        .startsWith("405 of the 435 rows read (93.1%)");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.harbinger.check.trace;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -10,7 +11,9 @@ import java.util.TreeSet;
 /**
  * A parsed trace specification: a format, a path and options.
  *
- * <p>Syntax: {@code format:path[?name=value[,name=value]...]}. The format is a {@link TraceFormat}
+ * <p>Syntax: {@code format:path[?name=value[,name=value]...]}, or a bare path whose name ends in
+ * {@code .csv} or {@code .swf} (optionally followed by {@code .gz}), which takes its format from
+ * that ending: {@code history.csv} is {@code csv:history.csv}. The format is a {@link TraceFormat}
  * name; the path is everything up to the last {@code ?} (so a path may hold {@code :} but not
  * {@code ?}); options are comma-separated {@code name=value} pairs with names in lower case. The
  * synthetic generator has no path: {@code synthetic:seed=7,jobs=10000} (a leading {@code ?} is
@@ -43,9 +46,14 @@ public record TraceSpec(String text, TraceFormat format, Path path, Map<String, 
       throw new TraceException("trace must be given as format:path, for example csv:jobs.csv");
     }
     int colon = text.indexOf(':');
+    TraceFormat byName = formatOfName(text);
+    if (byName != null && (colon < 0 || isPathPrefix(text.substring(0, colon)))) {
+      return parse(byName.id() + ":" + text).withText(text);
+    }
     if (colon <= 0) {
       throw new TraceException(
-          "trace must be given as format:path (formats: "
+          "trace must be given as format:path, or as a path ending in .csv or .swf (optionally"
+              + " .gz) (formats: "
               + String.join(", ", TraceFormat.names())
               + "): "
               + text);
@@ -79,6 +87,39 @@ public record TraceSpec(String text, TraceFormat format, Path path, Map<String, 
       }
     }
     return new TraceSpec(text, format, pathText == null ? null : Path.of(pathText), options);
+  }
+
+  /**
+   * The format a bare path names by its ending: {@code .csv} or {@code .csv.gz} is the plain CSV
+   * format, {@code .swf} or {@code .swf.gz} the Standard Workload Format; options after a {@code ?}
+   * are not part of the name.
+   */
+  private static TraceFormat formatOfName(String text) {
+    int q = text.lastIndexOf('?');
+    String name = (q < 0 ? text : text.substring(0, q)).toLowerCase(Locale.ROOT);
+    if (name.endsWith(".gz")) {
+      name = name.substring(0, name.length() - 3);
+    }
+    if (name.endsWith(".csv")) {
+      return TraceFormat.CSV;
+    }
+    if (name.endsWith(".swf")) {
+      return TraceFormat.SWF;
+    }
+    return null;
+  }
+
+  /**
+   * Whether the text before the first colon is part of a path rather than a format name: a drive
+   * letter or a folder ({@code C:}, {@code logs/a:b.csv}). Anything else is read as a format name,
+   * so a mistyped format is named as unknown rather than read as a file.
+   */
+  private static boolean isPathPrefix(String prefix) {
+    return prefix.length() == 1 || prefix.contains("/") || prefix.contains("\\");
+  }
+
+  private TraceSpec withText(String original) {
+    return new TraceSpec(original, format, path, options);
   }
 
   /**

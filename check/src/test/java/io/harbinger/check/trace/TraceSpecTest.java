@@ -38,11 +38,30 @@ class TraceSpecTest {
 
   @Test
   void parse_noFormat_failsShowingTheText() {
-    assertThatThrownBy(() -> TraceSpec.parse("/data/trace.swf"))
+    assertThatThrownBy(() -> TraceSpec.parse("/data/trace.log"))
         .isInstanceOf(TraceException.class)
         .hasMessage(
-            "trace must be given as format:path (formats: swf, azure2021, alibaba2026, csv,"
-                + " synthetic): /data/trace.swf");
+            "trace must be given as format:path, or as a path ending in .csv or .swf (optionally"
+                + " .gz) (formats: swf, azure2021, alibaba2026, csv, synthetic): /data/trace.log");
+  }
+
+  @Test
+  void parse_bareCsvOrSwfPath_takesTheFormatFromTheName() throws TraceException {
+    TraceSpec csv = TraceSpec.parse("history.csv");
+    assertThat(csv.format()).isEqualTo(TraceFormat.CSV);
+    assertThat(csv.path()).isEqualTo(Path.of("history.csv"));
+    assertThat(csv.text()).isEqualTo("history.csv");
+
+    TraceSpec swf = TraceSpec.parse("/data/CTC-SP2.SWF.gz?key=user");
+    assertThat(swf.format()).isEqualTo(TraceFormat.SWF);
+    assertThat(swf.path()).isEqualTo(Path.of("/data/CTC-SP2.SWF.gz"));
+    assertThat(swf.options()).containsEntry("key", "user");
+
+    assertThat(TraceSpec.parse("C:\\logs\\jobs.csv.gz").format()).isEqualTo(TraceFormat.CSV);
+    assertThat(TraceSpec.parse("logs/a:b.swf").path()).isEqualTo(Path.of("logs/a:b.swf"));
+    assertThat(TraceSpec.parse("csv:/data/trace.swf").format()).isEqualTo(TraceFormat.CSV);
+    assertThatThrownBy(() -> TraceSpec.parse("swff:jobs.csv"))
+        .hasMessageStartingWith("unknown trace format 'swff'");
   }
 
   @Test
