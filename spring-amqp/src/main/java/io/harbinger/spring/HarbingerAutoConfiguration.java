@@ -25,6 +25,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -55,6 +56,15 @@ import org.springframework.util.ClassUtils;
 public final class HarbingerAutoConfiguration {
 
   HarbingerAutoConfiguration() {}
+
+  /**
+   * Binds the {@code harbinger.*} enums, naming the allowed values when a value is none of them.
+   */
+  @Bean
+  @ConfigurationPropertiesBinding
+  static AllowedValues harbingerAllowedValues() {
+    return new AllowedValues();
+  }
 
   /**
    * The queue factory, in every mode: a queue's arguments never change, so they must not depend on

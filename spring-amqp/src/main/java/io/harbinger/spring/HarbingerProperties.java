@@ -20,50 +20,55 @@ import org.springframework.validation.Validator;
  * <pre>
  * harbinger.mode=predictive
  * harbinger.levels=3
- * harbinger.key-decay=0.995
- * harbinger.stale-after=0s
- * harbinger.min-observations=20
- * harbinger.max-spread-ratio=16
- * harbinger.max-keys=16384
- * harbinger.size-bins=false
- * harbinger.safeguard=true
- * harbinger.tail-budget=1.5
- * harbinger.untrusted-last=true
  * harbinger.router.kind=sidecar
  * harbinger.router.sidecar.address=harbinger-sidecar:50051
  * harbinger.router.sidecar.tls=true
  * </pre>
  *
  * <p>The predictor settings are {@link PredictorConfig}'s ten, under the same names as in the
- * sidecar's YAML and with the predictor's defaults; {@link PredictorConfig} documents each once
- * (what it does, its default, when to change it and why). They configure the embedded router's
- * predictor; a sidecar router takes the sidecar's own, but for {@code levels}, which the
- * application's queues and stamps must share.
+ * sidecar's YAML and with the predictor's defaults; docs/settings.md explains each (when to change
+ * it, and the measurement behind its default). They configure the embedded router's predictor; a
+ * sidecar router takes the sidecar's own, but for {@code levels}, which the application's queues
+ * and stamps must share.
  *
  * <p>Invalid values fail the application's start with Spring Boot's binding report, which names the
- * property, its value, where it came from and the rule it breaks.
+ * property, its value, where it came from and the rule it breaks (for the enums, the allowed
+ * values). The descriptions below are written as plain text because Spring Boot's configuration
+ * processor copies them into the metadata an IDE shows.
  *
- * @param mode {@code predictive} (the default) stamps learned priorities; {@code shadow} stamps the
- *     predicted level in {@code x-harbinger-level} but leaves priorities alone, so delivery order
- *     stays as without Harbinger while it learns; {@code off} installs nothing
- * @param jobTypeHeader the header carrying a message's job type, {@code x-job-type} by default
- * @param reportsExchange the fanout exchange duration reports go to, {@code harbinger.reports} by
- *     default
- * @param router where publish levels come from
- * @param levels the number of levels, in [2, 10], 3 by default; a classic queue for them has {@code
- *     x-max-priority = levels - 1}; with a sidecar router, the levels it must publish
- * @param keyDecay the embedded router's {@link PredictorConfig#keyDecay()}
- * @param staleAfter the embedded router's {@link PredictorConfig#staleAfter()}, 0 (off) by default
- * @param minObservations the embedded router's {@link PredictorConfig#minObservations()}; with
- *     {@code max-spread-ratio=1000} and {@code tail-budget=1.1} it forms the few-observation
- *     settings ({@link PredictorConfig.Builder#fewObservations()})
- * @param maxSpreadRatio the embedded router's {@link PredictorConfig#maxSpreadRatio()}
- * @param maxKeys the embedded router's {@link PredictorConfig#maxKeys()}, at least {@value
- *     PredictorConfig#MIN_MAX_KEYS}
- * @param sizeBins the embedded router's {@link PredictorConfig#sizeBins()}
- * @param safeguard the embedded router's {@link PredictorConfig#safeguard()}
- * @param tailBudget the embedded router's {@link PredictorConfig#tailBudget()}
- * @param untrustedLast the embedded router's {@link PredictorConfig#untrustedLast()}
+ * @param mode What Harbinger does: predictive stamps learned priorities and reports durations;
+ *     shadow stamps the predicted level in the x-harbinger-level header but leaves priorities
+ *     alone, so delivery order stays as without Harbinger while it learns; off installs nothing.
+ * @param jobTypeHeader The message header that carries a message's job type, the key durations are
+ *     learned by.
+ * @param reportsExchange The fanout exchange duration reports are published to and learners
+ *     consume.
+ * @param router Where publish levels come from.
+ * @param levels The number of priority levels, 2 to 10; level 0 is served first. A classic queue
+ *     for them has x-max-priority = levels - 1, so change it only together with the queues, the
+ *     consumers and the sidecar.
+ * @param keyDecay How much of a key's history each new observation keeps, in (0, 1]; 0.995 is a
+ *     half-life of about 138 observations. Embedded router only.
+ * @param staleAfter A key idle longer than this is not predicted and its history is discarded at
+ *     its next report; 0s (the default) turns it off. Embedded router only.
+ * @param minObservations Successful observations a key needs before it is predicted. With
+ *     max-spread-ratio=1000 and tail-budget=1.1 it forms the few-observation settings, for job
+ *     kinds that recur only a few times each. Embedded router only.
+ * @param maxSpreadRatio A key is predicted only while its 99th percentile is at most this many
+ *     times its median, at least 1. Embedded router only.
+ * @param maxKeys The most keys tracked at once, at least 16; each takes about 610 bytes of heap.
+ *     Embedded router only.
+ * @param sizeBins Whether a message's size hint (x-size-hint) extends its key with a log2 size bin,
+ *     so that a job type whose cost follows its input is learned per bin. Embedded router only.
+ * @param safeguard Whether the global safeguard may hold routing in FIFO order when it estimates
+ *     that the levels save under 2% of FIFO's mean wait; the estimate is exported either way.
+ *     Embedded router only.
+ * @param tailBudget How far the boundary above the last level may rise: while the estimated mean
+ *     wait of the last level stays within this many times FIFO's. 0 gives the seed paper's equal
+ *     quantiles; otherwise above 1, up to 100. Embedded router only.
+ * @param untrustedLast Whether a key with no cost of its own (cold, stale or censored) is routed at
+ *     the last level once the global safeguard has its first estimate, rather than at the middle
+ *     level. Embedded router only.
  */
 @ConfigurationProperties("harbinger")
 public record HarbingerProperties(
@@ -106,21 +111,24 @@ public record HarbingerProperties(
   /**
    * Where publish levels come from.
    *
-   * @param kind {@code embedded} (the default), {@code sidecar} or {@code none}
-   * @param sidecar the sidecar to watch when {@code kind} is {@code sidecar}
+   * @param kind Where levels come from: embedded (an in-process predictor learning from the reports
+   *     exchange, no sidecar), sidecar (the sidecar's route table over gRPC) or none (every message
+   *     at the default level; reports are still sent).
+   * @param sidecar The sidecar whose route table is watched when router.kind is sidecar.
    */
   public record Router(@DefaultValue("embedded") RouterKind kind, @DefaultValue Sidecar sidecar) {}
 
   /**
    * The sidecar whose route table is watched.
    *
-   * @param address its gRPC address, {@code host:port} (port 50051 by default on the sidecar)
-   * @param tls whether to connect with TLS
-   * @param trustCertificates a PEM file of the certificates to trust with TLS, or null for the
-   *     JVM's trust store
-   * @param token the bearer token the sidecar requires, or null
-   * @param staleAfter how long the last route table is served after the stream is lost, 60 s by
-   *     default; after that every message gets the default level
+   * @param address The sidecar's gRPC address as host:port (the sidecar listens on 50051 by
+   *     default). Required when router.kind is sidecar.
+   * @param tls Whether to connect to the sidecar with TLS.
+   * @param trustCertificates A PEM file of the certificates to trust with TLS; unset, the JVM's
+   *     trust store.
+   * @param token The bearer token the sidecar requires, if it requires one.
+   * @param staleAfter How long the last route table is served after the stream to the sidecar is
+   *     lost; after that every message gets the default level.
    */
   public record Sidecar(
       String address,

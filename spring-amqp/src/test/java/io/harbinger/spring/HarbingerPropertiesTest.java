@@ -88,11 +88,30 @@ class HarbingerPropertiesTest {
   }
 
   @Test
-  void start_unknownMode_failsWithBootsConversionReport(CapturedOutput output) {
+  void start_unknownMode_failsListingTheAllowedValues(CapturedOutput output) {
     assertThatThrownBy(() -> start("harbinger.mode=fast")).isNotNull();
     assertThat(output.getOut() + output.getErr())
         .contains("Failed to bind properties under 'harbinger.mode'")
-        .contains("Value: \"fast\"");
+        .contains("Value: \"fast\"")
+        .contains("must be one of off, shadow, predictive: fast");
+  }
+
+  @Test
+  void start_unknownRouterKind_failsListingTheAllowedValues(CapturedOutput output) {
+    assertThatThrownBy(() -> start("harbinger.router.kind=grpc")).isNotNull();
+    assertThat(output.getOut() + output.getErr())
+        .contains("Failed to bind properties under 'harbinger.router.kind'")
+        .contains("must be one of embedded, sidecar, none: grpc");
+  }
+
+  @Test
+  void start_enumValues_matchIgnoringCase() {
+    try (ConfigurableApplicationContext context =
+        start("harbinger.mode=Shadow", "harbinger.router.kind=NONE")) {
+      HarbingerProperties p = context.getBean(HarbingerProperties.class);
+      assertThat(p.mode()).isEqualTo(HarbingerProperties.Mode.SHADOW);
+      assertThat(p.router().kind()).isEqualTo(HarbingerProperties.RouterKind.NONE);
+    }
   }
 
   @Test
