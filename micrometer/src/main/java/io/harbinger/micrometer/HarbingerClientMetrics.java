@@ -1,5 +1,6 @@
 package io.harbinger.micrometer;
 
+import io.harbinger.predictor.LearningProgress;
 import io.harbinger.rabbit.ClientStats;
 import io.harbinger.rabbit.IngestStats;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -180,6 +181,7 @@ public final class HarbingerClientMetrics implements MeterBinder {
             s -> readRouting(r -> r.consuming() ? 1 : 0))
         .description("1 while the embedded router's report consumer is up")
         .register(registry);
+    bindLearning(registry);
     ingest(
         registry,
         "harbinger.client.router.report.batches",
@@ -210,6 +212,54 @@ public final class HarbingerClientMetrics implements MeterBinder {
     rejected(registry, "forged_report", IngestStats::forgedReports);
     rejected(registry, "reporter_key_limit", IngestStats::reporterKeyLimit);
     rejected(registry, "bad_dropped_count", IngestStats::rejectedDropCounts);
+  }
+
+  /** How far the embedded router has learned, read at most once a second (it walks the keys). */
+  private void bindLearning(MeterRegistry registry) {
+    LearningReader learning = new LearningReader(source);
+    Gauge.builder("harbinger.client.keys", learning, l -> l.read(LearningProgress::trustedKeys))
+        .description("Keys the embedded router routes by their own estimate")
+        .tag("state", "trusted")
+        .register(registry);
+    Gauge.builder("harbinger.client.keys", learning, l -> l.read(LearningProgress::learningKeys))
+        .description(
+            "Keys still learning (fewer observations than min-observations, or no levels yet)")
+        .tag("state", "learning")
+        .register(registry);
+    Gauge.builder("harbinger.client.keys", learning, l -> l.read(LearningProgress::untrustedKeys))
+        .description("Keys with enough observations that fall back (spread, misprediction)")
+        .tag("state", "untrusted")
+        .register(registry);
+    Gauge.builder("harbinger.client.reordering", learning, l -> l.read(p -> p.reordering() ? 1 : 0))
+        .description("1 while learned levels reorder messages")
+        .register(registry);
+    Gauge.builder(
+            "harbinger.client.safeguard.estimated",
+            learning,
+            l -> l.read(p -> p.safeguardEstimate() ? 1 : 0))
+        .description("1 once the global safeguard has its first estimate")
+        .register(registry);
+  }
+
+  /** Reads the source's learning progress, cached for a second, 0 while there is none. */
+  private static final class LearningReader {
+    private static final long MAX_AGE_NANOS = 1_000_000_000L;
+    private final ClientStats.Source source;
+    private LearningProgress last;
+    private long readAt;
+
+    LearningReader(ClientStats.Source source) {
+      this.source = source;
+    }
+
+    synchronized double read(ToDoubleFunction<LearningProgress> f) {
+      long now = System.nanoTime();
+      if (last == null || now - readAt > MAX_AGE_NANOS) {
+        last = source.learning().orElse(null);
+        readAt = now;
+      }
+      return last == null ? 0 : f.applyAsDouble(last);
+    }
   }
 
   private void counter(

@@ -58,6 +58,13 @@ class HarbingerClientMetricsIT {
           .isZero();
       assertThat(registry.get("harbinger.client.router.consuming").gauge().value()).isEqualTo(1);
       assertThat(registry.get("harbinger.client.reports.buffered").gauge().value()).isZero();
+      assertThat(registry.get("harbinger.client.keys").tag("state", "learning").gauge().value())
+          .as("one job type, 5 of its 20 observations")
+          .isEqualTo(1);
+      assertThat(registry.get("harbinger.client.keys").tag("state", "trusted").gauge().value())
+          .isZero();
+      assertThat(registry.get("harbinger.client.reordering").gauge().value()).isZero();
+      assertThat(registry.get("harbinger.client.safeguard.estimated").gauge().value()).isZero();
     } finally {
       try (var c = broker.factory().newConnection("metrics-it-cleanup");
           var ch = c.createChannel()) {

@@ -1,5 +1,6 @@
 package io.harbinger.rabbit;
 
+import io.harbinger.predictor.LearningProgress;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -210,6 +211,18 @@ public record ClientStats(
      */
     public boolean hasRouting() {
       return router != null;
+    }
+
+    /**
+     * Returns how far the embedded router's predictor has learned: keys trusted and still learning,
+     * levels, the safeguard's first estimate, and whether it reorders yet. Not part of {@link
+     * #get()}: it walks the predictor's keys, so read it at a scrape's pace.
+     *
+     * @return the progress, or empty while the source has no embedded router
+     */
+    public Optional<LearningProgress> learning() {
+      EmbeddedRouter r = router == null ? null : router.get();
+      return r == null ? Optional.empty() : Optional.of(LearningProgress.of(r.predictor()));
     }
 
     /**

@@ -312,6 +312,18 @@ public final class Sidecar implements AutoCloseable {
     return predictor.keyStats(key);
   }
 
+  /**
+   * Returns how far the sidecar's predictor has learned: keys trusted and still learning, whether
+   * levels and the safeguard's first estimate exist, and whether it reorders yet. {@code /ready}
+   * and the {@code harbinger_keys}, {@code harbinger_reordering} and {@code
+   * harbinger_safeguard_estimated} gauges show the same.
+   *
+   * @return the progress now
+   */
+  public io.harbinger.predictor.LearningProgress learning() {
+    return io.harbinger.predictor.LearningProgress.of(predictor);
+  }
+
   RouteTable routes() {
     return routes;
   }

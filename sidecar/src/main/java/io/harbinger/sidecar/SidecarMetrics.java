@@ -3,6 +3,7 @@ package io.harbinger.sidecar;
 import com.sun.net.httpserver.HttpServer;
 import io.grpc.ServerInterceptor;
 import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.LearningProgress;
 import io.harbinger.predictor.Mode;
 import io.harbinger.predictor.Outcome;
 import io.harbinger.predictor.PredictorStats;
@@ -46,6 +47,7 @@ final class SidecarMetrics implements AutoCloseable {
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final HistogramPredictor predictor;
   private final AtomicReference<CachedStats> cached = new AtomicReference<>();
+  private final AtomicReference<CachedLearning> cachedLearning = new AtomicReference<>();
   private final JvmGcMetrics jvmGc = new JvmGcMetrics();
   private final MetricCollectingServerInterceptor grpcServer =
       new MetricCollectingServerInterceptor(registry);
@@ -86,6 +88,36 @@ final class SidecarMetrics implements AutoCloseable {
         "Times new level boundaries were published.",
         PredictorStats::boundaryPublications);
     gauge("harbinger_keys_tracked", "Keys tracked now.", s -> s.keys());
+    learningGauge(
+        "harbinger_keys",
+        "Keys by learning state: trusted (routed by their own estimate), learning (too few"
+            + " observations, or no levels yet), untrusted (enough observations, but falling back).",
+        LearningProgress::trustedKeys,
+        "state",
+        "trusted");
+    learningGauge(
+        "harbinger_keys",
+        "Keys by learning state: trusted (routed by their own estimate), learning (too few"
+            + " observations, or no levels yet), untrusted (enough observations, but falling back).",
+        LearningProgress::learningKeys,
+        "state",
+        "learning");
+    learningGauge(
+        "harbinger_keys",
+        "Keys by learning state: trusted (routed by their own estimate), learning (too few"
+            + " observations, or no levels yet), untrusted (enough observations, but falling back).",
+        LearningProgress::untrustedKeys,
+        "state",
+        "untrusted");
+    learningGauge(
+        "harbinger_reordering",
+        "1 while learned levels reorder messages (levels published, a key trusted, predictive"
+            + " mode, the safeguard not holding).",
+        p -> p.reordering() ? 1 : 0);
+    learningGauge(
+        "harbinger_safeguard_estimated",
+        "1 once the global safeguard has its first estimate.",
+        p -> p.safeguardEstimate() ? 1 : 0);
     gauge(
         "harbinger_tier_agreement_ratio",
         "Share of the last 512 scored reports whose duration fell in the predicted level (NaN before any).",
@@ -260,6 +292,25 @@ final class SidecarMetrics implements AutoCloseable {
         .register(registry);
   }
 
+  private void learningGauge(
+      String name, String help, ToDoubleFunction<LearningProgress> value, String... tags) {
+    Gauge.builder(name, this, m -> value.applyAsDouble(m.learning()))
+        .description(help)
+        .tags(tags)
+        .register(registry);
+  }
+
+  /** Returns how far the predictor has learned, read at most once a second (it walks the keys). */
+  LearningProgress learning() {
+    long now = System.nanoTime();
+    CachedLearning c = cachedLearning.get();
+    if (c == null || now - c.atNanos > Duration.ofSeconds(1).toNanos()) {
+      c = new CachedLearning(LearningProgress.of(predictor), now);
+      cachedLearning.set(c);
+    }
+    return c.progress;
+  }
+
   private PredictorStats stats() {
     long now = System.nanoTime();
     CachedStats c = cached.get();
@@ -279,7 +330,8 @@ final class SidecarMetrics implements AutoCloseable {
   /**
    * Serves {@code /metrics} and {@code /ready} on an address and port; 0 picks a free port. {@code
    * /ready} answers 200 {@code SERVING} while {@code notReady} is empty, and 503 {@code
-   * NOT_SERVING: <reason>} otherwise. Returns the bound port.
+   * NOT_SERVING: <reason>} otherwise, on its first line; the second says how far the predictor has
+   * learned ({@link LearningProgress#describe()}). Returns the bound port.
    */
   int serve(String address, int port, Supplier<Optional<String>> notReady) throws IOException {
     http = HttpServer.create(new InetSocketAddress(address, port), 0);
@@ -288,7 +340,10 @@ final class SidecarMetrics implements AutoCloseable {
         exchange -> {
           Optional<String> problem = notReady.get();
           byte[] body =
-              (problem.map(p -> "NOT_SERVING: " + p).orElse("SERVING") + "\n")
+              (problem.map(p -> "NOT_SERVING: " + p).orElse("SERVING")
+                      + "\n"
+                      + learning().describe()
+                      + "\n")
                   .getBytes(StandardCharsets.UTF_8);
           exchange.getResponseHeaders().add("Content-Type", "text/plain; charset=utf-8");
           exchange.sendResponseHeaders(problem.isPresent() ? 503 : 200, body.length);
@@ -327,4 +382,6 @@ final class SidecarMetrics implements AutoCloseable {
   }
 
   private record CachedStats(PredictorStats stats, long atNanos) {}
+
+  private record CachedLearning(LearningProgress progress, long atNanos) {}
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Keys;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -293,7 +295,33 @@ class SidecarMainTest {
             config, InProcessServerBuilder.forName(InProcessServerBuilder.generateName()), false)) {
       HttpResponse<String> response = get(sidecar.metricsPort(), "/ready");
       assertThat(response.statusCode()).isEqualTo(200);
-      assertThat(response.body()).isEqualTo("SERVING\n");
+      assertThat(response.body())
+          .isEqualTo(
+              "SERVING\nlearning: 0 keys trusted, 0 learning (20 observations each), 0 untrusted;"
+                  + " 0 reports pooled (levels from 100); safeguard estimate after 356 reports\n");
+    }
+  }
+
+  @Test
+  void readyAndMetrics_sayWhenLearnedLevelsStartToReorder() throws Exception {
+    SidecarConfig config = SidecarTestSupport.config(dir, "metrics.port", "0");
+    try (Sidecar sidecar =
+        Sidecar.start(
+            config, InProcessServerBuilder.forName(InProcessServerBuilder.generateName()), false)) {
+      HistogramPredictor predictor = sidecar.predictor();
+      for (int i = 0; i < 50; i++) {
+        predictor.observe(Keys.of("app", "send_email"), 5e6);
+        predictor.observe(Keys.of("app", "export"), 2e9);
+      }
+      predictor.observe(Keys.of("app", "new_type"), 1e8);
+
+      assertThat(sidecar.metrics().scrape())
+          .contains("harbinger_reordering 1.0")
+          .contains("harbinger_keys{state=\"trusted\"} 2.0")
+          .contains("harbinger_keys{state=\"learning\"} 1.0")
+          .contains("harbinger_safeguard_estimated 0.0");
+      assertThat(get(sidecar.metricsPort(), "/ready").body())
+          .startsWith("SERVING\nreordering: 2 keys trusted, 1 learning");
     }
   }
 

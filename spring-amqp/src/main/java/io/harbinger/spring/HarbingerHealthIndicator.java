@@ -1,7 +1,11 @@
 package io.harbinger.spring;
 
+import io.harbinger.predictor.LearningProgress;
+import io.harbinger.predictor.Predictor;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.ReportPublisher;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
@@ -10,8 +14,10 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * reports can be published, {@code UNKNOWN} otherwise, with the counters as details.
  *
  * <p>Harbinger fails open (every message still goes out, at the default level), so it never reports
- * {@code DOWN}: a missing sidecar must not take the application out of service. The status is
- * computed on every call from the router and the report publisher. Thread-safe.
+ * {@code DOWN}: a missing sidecar must not take the application out of service. With the embedded
+ * router, {@code learning} says how far it has learned ({@link LearningProgress}): keys trusted and
+ * still learning, whether levels and the safeguard's first estimate exist, and whether messages are
+ * reordered yet. The status is computed on every call. Thread-safe.
  */
 final class HarbingerHealthIndicator implements HealthIndicator {
 
@@ -34,7 +40,7 @@ final class HarbingerHealthIndicator implements HealthIndicator {
         .withDetail("levels", runtime.properties().levels())
         .withDetail("router", source.description())
         .withDetail("routerConnected", routing)
-        .withDetail("learning", runtime.learning())
+        .withDetail("learnerConsuming", runtime.learning())
         .withDetail("reportsPublishing", reporting)
         .withDetail("published", stats.published())
         .withDetail("defaultLevelFallbacks", stats.routerFailures() + stats.routerAbsent())
@@ -42,6 +48,20 @@ final class HarbingerHealthIndicator implements HealthIndicator {
         .withDetail(
             "reportsDropped",
             runtime.reportsWithoutPublisher() + (publisher == null ? 0 : publisher.dropped()));
+    Predictor embedded = source.embedded();
+    if (embedded != null) {
+      LearningProgress p = LearningProgress.of(embedded);
+      Map<String, Object> learning = new LinkedHashMap<>();
+      learning.put("reordering", p.reordering());
+      learning.put("trustedKeys", p.trustedKeys());
+      learning.put("learningKeys", p.learningKeys());
+      learning.put("untrustedKeys", p.untrustedKeys());
+      learning.put("levelsPublished", p.boundaries());
+      learning.put("safeguardEstimate", p.safeguardEstimate());
+      learning.put("safeguardHolding", p.safeguardHolding());
+      learning.put("summary", p.describe());
+      health.withDetail("learning", learning);
+    }
     if (!routing) {
       health.withDetail("note", "messages go out at the default level until the router has levels");
     }

@@ -32,6 +32,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 
@@ -213,6 +214,11 @@ class SpringPrioritiesIT {
         .until("both job types learned", () -> learned(predictor));
   }
 
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> learning(HealthIndicator health) {
+    return (Map<String, Object>) health.health().getDetails().get("learning");
+  }
+
   private boolean learned(Predictor predictor) {
     return predictor.peek(key(shortType())).isPredicted()
         && predictor.peek(key(longType())).isPredicted();
@@ -236,10 +242,19 @@ class SpringPrioritiesIT {
   void learnedPriorities_shortJobsOvertakeALongBacklog_andCutTheirMedianLatencyAgainstFifo(
       TestBroker broker) throws InterruptedException {
     ConfigurableApplicationContext context = start(broker);
+    HealthIndicator health = context.getBean("harbingerHealthIndicator", HealthIndicator.class);
+    assertThat(learning(health))
+        .containsEntry("reordering", false)
+        .containsEntry("trustedKeys", 0L);
     learn(context);
     Predictor predictor = context.getBean(Predictor.class);
     assertThat(predictor.peek(key(shortType())).level())
         .isLessThan(predictor.peek(key(longType())).level());
+    assertThat(learning(health))
+        .as("the health endpoint says that learned levels now reorder")
+        .containsEntry("reordering", true)
+        .containsEntry("trustedKeys", 2L)
+        .containsEntry("levelsPublished", true);
     RabbitTemplate template = context.getBean(RabbitTemplate.class);
     RabbitListenerEndpointRegistry registry = context.getBean(RabbitListenerEndpointRegistry.class);
     Jobs jobs = context.getBean(Jobs.class);

@@ -153,10 +153,12 @@ public final class DemoCommand implements Callable<Integer> {
                 timeScale,
                 this::progress);
         out.println();
+        out.println("After run 1, " + sidecar.learning().describe());
         admin.setMode(
             SetModeRequest.newBuilder().setMode(RoutingMode.ROUTING_MODE_PREDICTIVE).build());
         awaitPredictive(router, factory.getUsername());
         printLearned(sidecar, factory.getUsername(), timeScale);
+        out.println("Now " + sidecar.learning().describe());
         out.println("Run 2: the same arrivals, published at the priorities Harbinger learned.");
         DemoRun.Result harbinger =
             DemoRun.run(

@@ -51,6 +51,8 @@ class DemoIT {
         .contains("RabbitMQ + Harbinger")
         .contains("short-job P50")
         .contains("What Harbinger learned")
+        .contains("After run 1, shadow mode, not reordering: 4 keys trusted")
+        .containsPattern("Now reordering: 4 keys trusted, 0 learning .*; safeguard estimate made")
         .doesNotContain("LOST");
     Matcher change = CHANGE.matcher(text);
     assertThat(change.find()).as("the change row in:%n%s", text).isTrue();

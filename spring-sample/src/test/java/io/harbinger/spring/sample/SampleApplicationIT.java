@@ -101,6 +101,7 @@ class SampleApplicationIT {
     assertThat(call("GET", "/actuator/health"))
         .contains("\"harbinger\"")
         .contains("\"router\":\"embedded\"")
-        .contains("\"published\":10");
+        .contains("\"published\":10")
+        .contains("\"learning\":{\"reordering\":false,\"trustedKeys\":0,\"learningKeys\":2");
   }
 }
