@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.harbinger.predictor.HistogramPredictor;
 import io.harbinger.predictor.PredictorConfig;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.Outcome;
 import io.harbinger.rabbit.AdapterStats;
 import io.harbinger.rabbit.ClientStats;
+import io.harbinger.rabbit.DurationReport;
 import io.harbinger.rabbit.EmbeddedRouter;
 import io.harbinger.rabbit.ReportPublisher;
+import io.harbinger.rabbit.Settlement;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.TestBroker;
@@ -131,13 +131,17 @@ class HarbingerClientMetricsIT {
       ReportPublisher publisher, TestBroker broker, String jobType, int n) {
     for (int i = 0; i < n; i++) {
       publisher.accept(
-          DurationReport.newBuilder()
-              .setProducer(broker.factory().getUsername())
-              .setJobType(jobType)
-              .setOutcome(Outcome.OUTCOME_ACK)
-              .setHandlerNanos(1_000_000)
-              .setPublishedLevel(-1)
-              .build());
+          new DurationReport(
+              broker.factory().getUsername(),
+              jobType,
+              -1,
+              Settlement.ACK,
+              1_000_000,
+              0,
+              -1,
+              false,
+              0,
+              0));
     }
   }
 }

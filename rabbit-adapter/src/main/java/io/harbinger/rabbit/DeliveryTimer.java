@@ -1,7 +1,6 @@
 package io.harbinger.rabbit;
 
 import com.rabbitmq.client.Channel;
-import io.harbinger.proto.v1.Outcome;
 import java.util.Map;
 import java.util.Objects;
 
@@ -97,7 +96,7 @@ public final class DeliveryTimer {
    * @param multiple whether every delivery up to the tag is acknowledged
    */
   public void acked(long deliveryTag, boolean multiple) {
-    tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_ACK, false);
+    tracker.settle(deliveryTag, multiple, Settlement.ACK, false);
   }
 
   /**
@@ -108,7 +107,7 @@ public final class DeliveryTimer {
    * @param requeue whether the messages go back to their queue
    */
   public void nacked(long deliveryTag, boolean multiple, boolean requeue) {
-    tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_NACK, requeue);
+    tracker.settle(deliveryTag, multiple, Settlement.NACK, requeue);
   }
 
   /**
@@ -118,7 +117,7 @@ public final class DeliveryTimer {
    * @param requeue whether the message goes back to its queue
    */
   public void rejected(long deliveryTag, boolean requeue) {
-    tracker.settle(deliveryTag, false, Outcome.OUTCOME_REJECT, requeue);
+    tracker.settle(deliveryTag, false, Settlement.REJECT, requeue);
   }
 
   /**

@@ -5,8 +5,6 @@ import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.LongString;
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.Ticker;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.Outcome;
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.Map;
@@ -134,7 +132,7 @@ final class DeliveryTracker {
         new InFlight(
             redelivered, producerFromAppId ? appId : userId, messageId, headers, body, startNanos);
     if (redelivered && !requeues.forget(f.identity())) {
-      emit(f, Outcome.OUTCOME_CENSORED, 0);
+      emit(f, Settlement.CENSORED, 0);
     }
     if (!autoAck) {
       unsettled.put(deliveryTag, f);
@@ -154,7 +152,7 @@ final class DeliveryTracker {
     long now = ticker.nanos();
     f.handlerEndNanos = now;
     if (f.autoAck) {
-      f.outcome = succeeded ? Outcome.OUTCOME_ACK : Outcome.OUTCOME_NACK;
+      f.outcome = succeeded ? Settlement.ACK : Settlement.NACK;
       f.settledNanos = now;
       f.state.set(HANDLER_DONE | SETTLED);
       emit(f, f.outcome, now - f.startNanos);
@@ -173,7 +171,7 @@ final class DeliveryTracker {
    * @param outcome ack, nack or reject
    * @param requeue whether the message goes back to its queue
    */
-  void settle(long deliveryTag, boolean multiple, Outcome outcome, boolean requeue) {
+  void settle(long deliveryTag, boolean multiple, Settlement outcome, boolean requeue) {
     long now = ticker.nanos();
     if (!multiple) {
       InFlight f = unsettled.remove(deliveryTag);
@@ -221,7 +219,7 @@ final class DeliveryTracker {
     return unsettled.size();
   }
 
-  private void settle(InFlight f, long now, Outcome outcome, boolean requeue) {
+  private void settle(InFlight f, long now, Settlement outcome, boolean requeue) {
     f.outcome = outcome;
     f.settledNanos = now;
     if (requeue) {
@@ -232,27 +230,25 @@ final class DeliveryTracker {
     }
   }
 
-  private void emit(InFlight f, Outcome outcome, long durationNanos) {
-    DurationReport.Builder r =
-        DurationReport.newBuilder()
-            .setProducer(f.producer)
-            .setJobType(f.jobType)
-            .setOutcome(outcome)
-            .setHandlerNanos(outcome == Outcome.OUTCOME_CENSORED ? 0 : Math.max(0, durationNanos))
-            .setWaitMicros(f.waitMicros)
-            .setPublishedLevel(f.level)
-            .setRedelivered(f.redelivered)
-            .setPublishedAtMicros(Math.max(0, f.publishedAtMicros))
-            .setSettledAtMicros(MessageStamper.epochMicros(clock));
-    if (sizeHints) {
-      r.setSize(f.sizeHint);
-    }
+  private void emit(InFlight f, Settlement outcome, long durationNanos) {
+    DurationReport r =
+        new DurationReport(
+            f.producer,
+            f.jobType,
+            sizeHints ? f.sizeHint : -1,
+            outcome,
+            outcome == Settlement.CENSORED ? 0 : Math.max(0, durationNanos),
+            f.waitMicros,
+            f.level,
+            f.redelivered,
+            Math.max(0, f.publishedAtMicros),
+            MessageStamper.epochMicros(clock));
     stats.increment(Counter.REPORT);
-    if (outcome == Outcome.OUTCOME_CENSORED) {
+    if (outcome == Settlement.CENSORED) {
       stats.increment(Counter.CENSORED);
     }
     try {
-      sink.accept(r.build());
+      sink.accept(r);
     } catch (RuntimeException e) {
       stats.increment(Counter.SINK_FAILURE);
     }
@@ -274,7 +270,7 @@ final class DeliveryTracker {
     boolean autoAck;
     volatile long handlerEndNanos;
     volatile long settledNanos;
-    volatile Outcome outcome;
+    volatile Settlement outcome;
 
     InFlight(
         boolean redelivered,

@@ -12,7 +12,6 @@ import com.rabbitmq.client.ReturnCallback;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.WriteListener;
-import io.harbinger.proto.v1.Outcome;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
@@ -212,7 +211,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       return;
     }
     delegate.basicAck(deliveryTag, multiple);
-    tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_ACK, false);
+    tracker.settle(deliveryTag, multiple, Settlement.ACK, false);
     lanes.settled(deliveryTag, multiple);
   }
 
@@ -222,7 +221,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       return;
     }
     delegate.basicNack(deliveryTag, multiple, requeue);
-    tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_NACK, requeue);
+    tracker.settle(deliveryTag, multiple, Settlement.NACK, requeue);
     lanes.settled(deliveryTag, multiple);
   }
 
@@ -232,7 +231,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       return;
     }
     delegate.basicReject(deliveryTag, requeue);
-    tracker.settle(deliveryTag, false, Outcome.OUTCOME_REJECT, requeue);
+    tracker.settle(deliveryTag, false, Settlement.REJECT, requeue);
     lanes.settled(deliveryTag, false);
   }
 

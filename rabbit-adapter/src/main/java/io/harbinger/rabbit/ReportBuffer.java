@@ -1,7 +1,6 @@
 package io.harbinger.rabbit;
 
 import io.harbinger.predictor.Ticker;
-import io.harbinger.proto.v1.DurationReport;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;

@@ -8,7 +8,6 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
-import io.harbinger.proto.v1.ReportBatch;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -180,14 +179,14 @@ final class ReportChannel {
       throws IOException, InterruptedException {
     Channel ch = channel();
     Confirms c = confirms;
-    Pending batch = new Pending(message.getSequence(), reports, carriedDrops, probe);
+    Pending batch = new Pending(message.sequence(), reports, carriedDrops, probe);
     long seq = ch.getNextPublishSeqNo();
     Entry entry = c.expect(seq, batch);
     if (entry == null) {
       throw new IOException("the report channel closed before the batch was published");
     }
     try {
-      ch.basicPublish(exchange, "", true, batchProps, message.toByteArray());
+      ch.basicPublish(exchange, "", true, batchProps, ReportWire.encode(message));
     } catch (IOException | RuntimeException e) {
       if (c.forget(seq)) {
         throw e;
@@ -453,8 +452,8 @@ final class ReportChannel {
         byte[] body) {
       long sequence;
       try {
-        sequence = ReportBatch.parseFrom(body).getSequence();
-      } catch (IOException e) {
+        sequence = ReportWire.decode(body).sequence();
+      } catch (ReportWire.MalformedException e) {
         LOG.debug("a returned message on the report channel is not a report batch", e);
         return;
       }

@@ -1,13 +1,10 @@
 package io.harbinger.rabbit;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.harbinger.predictor.Keys;
 import io.harbinger.predictor.ObserveResult;
 import io.harbinger.predictor.Prediction;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Ticker;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.ReportBatch;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -188,8 +185,8 @@ public final class ReportIngestor {
       return false;
     }
     try {
-      for (DurationReport report : batch.getReportsList()) {
-        if (!reporters.mayReportFor(reporter, report.getProducer())) {
+      for (DurationReport report : batch.reports()) {
+        if (!reporters.mayReportFor(reporter, report.producer())) {
           forgedReports.increment();
         } else if (admitKey(reporter, report)) {
           ingest(report);
@@ -207,8 +204,8 @@ public final class ReportIngestor {
       return null;
     }
     try {
-      return ReportBatch.parseFrom(body);
-    } catch (InvalidProtocolBufferException e) {
+      return ReportWire.decode(body);
+    } catch (ReportWire.MalformedException e) {
       malformedBatches.increment();
       return null;
     }
@@ -221,7 +218,7 @@ public final class ReportIngestor {
    */
   public void ingest(ReportBatch batch) {
     try {
-      for (DurationReport report : batch.getReportsList()) {
+      for (DurationReport report : batch.reports()) {
         ingest(report);
       }
     } finally {
@@ -232,7 +229,7 @@ public final class ReportIngestor {
   private void countBatch(ReportBatch batch) {
     batches.increment();
     // uint64 on the wire: a value above 2^63 - 1 arrives negative.
-    long declared = batch.getDroppedSinceLast();
+    long declared = batch.droppedSinceLast();
     if (declared < 0 || declared > MAX_DECLARED_DROPS) {
       rejectedDropCounts.increment();
     } else if (declared > 0) {
@@ -244,7 +241,7 @@ public final class ReportIngestor {
   /** Returns whether the reporter holds, or can take, a slot for the report's key. */
   private boolean admitKey(String reporter, DurationReport report) {
     ReporterKeys keys = keysByReporter.computeIfAbsent(reporter, r -> new ReporterKeys());
-    String key = Keys.of(report.getProducer(), report.getJobType());
+    String key = Keys.of(report.producer(), report.jobType());
     if (key.isEmpty() || keys.admit(key, ticker.nanos())) {
       return true;
     }
@@ -279,39 +276,39 @@ public final class ReportIngestor {
    * @return what the predictor answered, or null when the report taught nothing
    */
   public ObserveResult ingest(DurationReport report) {
-    String key = Keys.of(report.getProducer(), report.getJobType());
-    long size = report.hasSize() && report.getSize() >= 0 ? report.getSize() : -1;
-    switch (report.getOutcome()) {
-      case OUTCOME_ACK -> {
+    String key = Keys.of(report.producer(), report.jobType());
+    long size = report.size();
+    switch (report.settlement()) {
+      case ACK -> {
         if (!Keys.isValid(key)) {
           rejectedKeys.increment();
           return null;
         }
-        long nanos = report.getHandlerNanos();
+        long nanos = report.handlerNanos();
         if (nanos < 0 || nanos > MAX_DURATION_NANOS) {
           rejectedDurations.increment();
           return null;
         }
-        if (report.getPublishedLevel() >= 0 && report.getPublishedLevel() < predictor.levels()) {
+        if (report.publishedLevel() >= 0 && report.publishedLevel() < predictor.levels()) {
           // Drift signals: score the level stamped at publish against this duration, when the key
           // is trusted
           // now (the report does not say whether it was trusted then), with the key's current
           // estimate.
           Prediction now = predictor.peek(key);
           if (now.isPredicted()) {
-            predictor.score(report.getPublishedLevel(), now.estimateNanos(), nanos);
+            predictor.score(report.publishedLevel(), now.estimateNanos(), nanos);
           }
         }
         return notify(key, report, count(predictor.observe(key, size, nanos), learned));
       }
-      case OUTCOME_CENSORED -> {
+      case CENSORED -> {
         if (!Keys.isValid(key)) {
           rejectedKeys.increment();
           return null;
         }
         return notify(key, report, count(predictor.observeCensored(key, size), censored));
       }
-      case OUTCOME_NACK, OUTCOME_REJECT -> {
+      case NACK, REJECT -> {
         notLearned.increment();
         return null;
       }

@@ -6,8 +6,6 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.ShutdownListener;
 import io.harbinger.predictor.Ticker;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.ReportBatch;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -388,13 +386,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
 
   private void flush(List<DurationReport> batch, long dropsInBatch) {
     ReportBatch message =
-        ReportBatch.newBuilder()
-            .setReporterId(reporterId)
-            .setSequence(sequence++)
-            .setSentAtMicros(epochMicros())
-            .setDroppedSinceLast(dropsInBatch)
-            .addAllReports(batch)
-            .build();
+        new ReportBatch(reporterId, sequence++, epochMicros(), dropsInBatch, batch);
     try {
       reportChannel.publish(message, batch.size(), dropsInBatch, false, () -> blocked);
     } catch (IOException | RuntimeException e) {
@@ -423,12 +415,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    * waits in RabbitMQ until the alarm clears, and RabbitMQ checks its {@code user-id} then.
    */
   private void checkIdentity() throws IOException {
-    ReportBatch empty =
-        ReportBatch.newBuilder()
-            .setReporterId(reporterId)
-            .setSequence(sequence++)
-            .setSentAtMicros(epochMicros())
-            .build();
+    ReportBatch empty = new ReportBatch(reporterId, sequence++, epochMicros(), 0, List.of());
     ReportChannel.Settled settled = reportChannel.checkIdentity(empty, () -> blocked);
     if (settled != ReportChannel.Settled.PENDING) {
       return;

@@ -1,7 +1,5 @@
 package io.harbinger.rabbit;
 
-import io.harbinger.proto.v1.DurationReport;
-
 /**
  * Receives the duration report of every settled delivery of a wrapped consumer.
  *

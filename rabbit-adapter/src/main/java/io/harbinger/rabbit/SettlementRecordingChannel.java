@@ -1,7 +1,6 @@
 package io.harbinger.rabbit;
 
 import com.rabbitmq.client.Channel;
-import io.harbinger.proto.v1.Outcome;
 import java.io.IOException;
 
 /**
@@ -33,19 +32,19 @@ final class SettlementRecordingChannel extends ForwardingChannel {
   @Override
   public void basicAck(long deliveryTag, boolean multiple) throws IOException {
     delegate.basicAck(deliveryTag, multiple);
-    tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_ACK, false);
+    tracker.settle(deliveryTag, multiple, Settlement.ACK, false);
   }
 
   @Override
   public void basicNack(long deliveryTag, boolean multiple, boolean requeue) throws IOException {
     delegate.basicNack(deliveryTag, multiple, requeue);
-    tracker.settle(deliveryTag, multiple, Outcome.OUTCOME_NACK, requeue);
+    tracker.settle(deliveryTag, multiple, Settlement.NACK, requeue);
   }
 
   @Override
   public void basicReject(long deliveryTag, boolean requeue) throws IOException {
     delegate.basicReject(deliveryTag, requeue);
-    tracker.settle(deliveryTag, false, Outcome.OUTCOME_REJECT, requeue);
+    tracker.settle(deliveryTag, false, Settlement.REJECT, requeue);
   }
 
   @Override

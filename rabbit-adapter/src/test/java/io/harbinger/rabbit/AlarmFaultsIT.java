@@ -384,13 +384,8 @@ class AlarmFaultsIT {
     }
   }
 
-  private static io.harbinger.proto.v1.DurationReport report() {
-    return io.harbinger.proto.v1.DurationReport.newBuilder()
-        .setProducer("guest")
-        .setJobType("alarm")
-        .setOutcome(io.harbinger.proto.v1.Outcome.OUTCOME_ACK)
-        .setHandlerNanos(1_000_000)
-        .build();
+  private static DurationReport report() {
+    return TestReports.ack("guest", "alarm", 1_000_000);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -425,13 +420,8 @@ class AlarmFaultsIT {
           node, (System.nanoTime() - start) / 1_000_000);
       for (int i = 0; i < 40; i++) {
         startedReports.accept(
-            io.harbinger.proto.v1.DurationReport.newBuilder()
-                .setProducer(factory.getUsername())
-                .setJobType("alarm")
-                .setOutcome(io.harbinger.proto.v1.Outcome.OUTCOME_ACK)
-                .setHandlerNanos(2_000_000)
-                .setPublishedLevel(-1)
-                .build());
+            new DurationReport(
+                factory.getUsername(), "alarm", -1, Settlement.ACK, 2_000_000, 0, -1, false, 0, 0));
       }
       assertThat(startedRouter.consuming()).isTrue();
 

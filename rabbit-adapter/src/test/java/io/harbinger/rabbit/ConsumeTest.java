@@ -23,8 +23,6 @@ import com.rabbitmq.client.GetResponse;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.impl.LongStringHelper;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.Outcome;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
@@ -139,15 +137,15 @@ class ConsumeTest {
     verify(delegate).basicAck(5, false);
     assertThat(reports).hasSize(1);
     DurationReport r = reports.get(0);
-    assertThat(r.getProducer()).isEqualTo("shop");
-    assertThat(r.getJobType()).isEqualTo("email");
-    assertThat(r.getOutcome()).isEqualTo(Outcome.OUTCOME_ACK);
-    assertThat(r.getHandlerNanos()).isEqualTo(2_000_000);
-    assertThat(r.getWaitMicros()).isEqualTo(1_500);
-    assertThat(r.getPublishedLevel()).isZero();
-    assertThat(r.getRedelivered()).isFalse();
-    assertThat(r.getPublishedAtMicros()).isEqualTo(NOW_MICROS - 1_500);
-    assertThat(r.getSettledAtMicros()).isEqualTo(NOW_MICROS);
+    assertThat(r.producer()).isEqualTo("shop");
+    assertThat(r.jobType()).isEqualTo("email");
+    assertThat(r.settlement()).isEqualTo(Settlement.ACK);
+    assertThat(r.handlerNanos()).isEqualTo(2_000_000);
+    assertThat(r.waitMicros()).isEqualTo(1_500);
+    assertThat(r.publishedLevel()).isZero();
+    assertThat(r.redelivered()).isFalse();
+    assertThat(r.publishedAtMicros()).isEqualTo(NOW_MICROS - 1_500);
+    assertThat(r.settledAtMicros()).isEqualTo(NOW_MICROS);
     assertThat(r.hasSize()).isFalse();
     assertThat(channel.tracker().unsettledCount()).isZero();
   }
@@ -166,7 +164,7 @@ class ConsumeTest {
     wrapped.getValue().handleDelivery("ct", envelope(2, false), garbage, new byte[10]);
     wrapped.getValue().handleDelivery("ct", envelope(3, false), props("shop", "x", 1, 0), null);
 
-    assertThat(reports).extracting(DurationReport::getSize).containsExactly(640L, 10L, 0L);
+    assertThat(reports).extracting(DurationReport::size).containsExactly(640L, 10L, 0L);
     assertThat(stats.invalidSizeHints()).isEqualTo(1);
   }
 
@@ -186,8 +184,8 @@ class ConsumeTest {
         .singleElement()
         .satisfies(
             r -> {
-              assertThat(r.getHandlerNanos()).isEqualTo(7_000_000);
-              assertThat(r.getOutcome()).isEqualTo(Outcome.OUTCOME_ACK);
+              assertThat(r.handlerNanos()).isEqualTo(7_000_000);
+              assertThat(r.settlement()).isEqualTo(Settlement.ACK);
             });
   }
 
@@ -227,8 +225,8 @@ class ConsumeTest {
     verify(delegate).basicNack(1, false, false);
     verify(delegate).basicReject(2, false);
     assertThat(reports)
-        .extracting(DurationReport::getOutcome)
-        .containsExactly(Outcome.OUTCOME_NACK, Outcome.OUTCOME_REJECT);
+        .extracting(DurationReport::settlement)
+        .containsExactly(Settlement.NACK, Settlement.REJECT);
   }
 
   @Test
@@ -238,10 +236,10 @@ class ConsumeTest {
     wrapped.handleDelivery("ct", envelope(9, true), props("shop", "lost", NOW_MICROS - 7, 1), null);
 
     assertThat(reports)
-        .extracting(DurationReport::getOutcome)
-        .containsExactly(Outcome.OUTCOME_CENSORED, Outcome.OUTCOME_ACK);
-    assertThat(reports.get(0).getHandlerNanos()).isZero();
-    assertThat(reports.get(0).getRedelivered()).isTrue();
+        .extracting(DurationReport::settlement)
+        .containsExactly(Settlement.CENSORED, Settlement.ACK);
+    assertThat(reports.get(0).handlerNanos()).isZero();
+    assertThat(reports.get(0).redelivered()).isTrue();
     assertThat(stats.censored()).isEqualTo(1);
   }
 
@@ -256,9 +254,9 @@ class ConsumeTest {
     channel.basicAck(2, false);
 
     assertThat(reports)
-        .extracting(DurationReport::getOutcome)
-        .containsExactly(Outcome.OUTCOME_NACK, Outcome.OUTCOME_ACK);
-    assertThat(reports.get(1).getRedelivered()).isTrue();
+        .extracting(DurationReport::settlement)
+        .containsExactly(Settlement.NACK, Settlement.ACK);
+    assertThat(reports.get(1).redelivered()).isTrue();
   }
 
   @Test
@@ -290,9 +288,9 @@ class ConsumeTest {
         .hasMessage("boom");
 
     assertThat(reports)
-        .extracting(DurationReport::getOutcome)
-        .containsExactly(Outcome.OUTCOME_ACK, Outcome.OUTCOME_NACK);
-    assertThat(reports).allSatisfy(r -> assertThat(r.getHandlerNanos()).isEqualTo(300));
+        .extracting(DurationReport::settlement)
+        .containsExactly(Settlement.ACK, Settlement.NACK);
+    assertThat(reports).allSatisfy(r -> assertThat(r.handlerNanos()).isEqualTo(300));
   }
 
   @Test
@@ -321,8 +319,8 @@ class ConsumeTest {
         .singleElement()
         .satisfies(
             r -> {
-              assertThat(r.getJobType()).isEqualTo("cb");
-              assertThat(r.getHandlerNanos()).isEqualTo(40);
+              assertThat(r.jobType()).isEqualTo("cb");
+              assertThat(r.handlerNanos()).isEqualTo(40);
             });
   }
 
@@ -403,11 +401,11 @@ class ConsumeTest {
         .singleElement()
         .satisfies(
             r -> {
-              assertThat(r.getProducer()).isEmpty();
-              assertThat(r.getJobType()).isEmpty();
-              assertThat(r.getWaitMicros()).isEqualTo(-1);
-              assertThat(r.getPublishedLevel()).isEqualTo(-1);
-              assertThat(r.getPublishedAtMicros()).isZero();
+              assertThat(r.producer()).isEmpty();
+              assertThat(r.jobType()).isEmpty();
+              assertThat(r.waitMicros()).isEqualTo(-1);
+              assertThat(r.publishedLevel()).isEqualTo(-1);
+              assertThat(r.publishedAtMicros()).isZero();
             });
   }
 
@@ -423,9 +421,9 @@ class ConsumeTest {
         .singleElement()
         .satisfies(
             r -> {
-              assertThat(r.getWaitMicros()).isEqualTo(800);
-              assertThat(r.getPublishedLevel()).isEqualTo(2);
-              assertThat(r.getPublishedAtMicros()).isEqualTo(NOW_MICROS - 800);
+              assertThat(r.waitMicros()).isEqualTo(800);
+              assertThat(r.publishedLevel()).isEqualTo(2);
+              assertThat(r.publishedAtMicros()).isEqualTo(NOW_MICROS - 800);
             });
     assertThat(stats.unreadableStamps()).isZero();
   }
@@ -440,8 +438,8 @@ class ConsumeTest {
         withStamp("shop", "s", "v1;t=" + (NOW_MICROS - 5) + ";m=s;l=1"),
         null);
 
-    assertThat(reports.get(0).getWaitMicros()).isEqualTo(5);
-    assertThat(reports.get(0).getPublishedLevel()).isEqualTo(1);
+    assertThat(reports.get(0).waitMicros()).isEqualTo(5);
+    assertThat(reports.get(0).publishedLevel()).isEqualTo(1);
     assertThat(stats.unreadableStamps()).isZero();
   }
 
@@ -481,12 +479,12 @@ class ConsumeTest {
         .singleElement()
         .satisfies(
             r -> {
-              assertThat(r.getOutcome()).isEqualTo(Outcome.OUTCOME_ACK);
-              assertThat(r.getHandlerNanos()).isEqualTo(3_000);
-              assertThat(r.getJobType()).isEqualTo("x");
-              assertThat(r.getPublishedLevel()).isEqualTo(-1);
-              assertThat(r.getWaitMicros()).isEqualTo(-1);
-              assertThat(r.getPublishedAtMicros()).isZero();
+              assertThat(r.settlement()).isEqualTo(Settlement.ACK);
+              assertThat(r.handlerNanos()).isEqualTo(3_000);
+              assertThat(r.jobType()).isEqualTo("x");
+              assertThat(r.publishedLevel()).isEqualTo(-1);
+              assertThat(r.waitMicros()).isEqualTo(-1);
+              assertThat(r.publishedAtMicros()).isZero();
             });
     assertThat(stats.unreadableStamps()).isEqualTo(1);
   }
@@ -500,7 +498,7 @@ class ConsumeTest {
 
     verify(delegate).basicAck(1, false);
     verify(delegate).basicAck(2, false);
-    assertThat(reports).hasSize(2).allSatisfy(r -> assertThat(r.getPublishedLevel()).isEqualTo(-1));
+    assertThat(reports).hasSize(2).allSatisfy(r -> assertThat(r.publishedLevel()).isEqualTo(-1));
     assertThat(stats.unreadableStamps()).isEqualTo(2);
   }
 
@@ -518,8 +516,8 @@ class ConsumeTest {
 
     verify(delegate).basicAck(1, false);
     verify(delegate).basicAck(2, false);
-    assertThat(reports).extracting(DurationReport::getPublishedLevel).containsExactly(-1, -1);
-    assertThat(reports).extracting(DurationReport::getWaitMicros).containsExactly(40L, 50L);
+    assertThat(reports).extracting(DurationReport::publishedLevel).containsExactly(-1, -1);
+    assertThat(reports).extracting(DurationReport::waitMicros).containsExactly(40L, 50L);
     assertThat(stats.unreadableStamps()).isEqualTo(2);
   }
 
@@ -529,7 +527,7 @@ class ConsumeTest {
 
     wrapped.handleDelivery("ct", envelope(1, false), null, null);
 
-    assertThat(reports.get(0).getPublishedLevel()).isEqualTo(-1);
+    assertThat(reports.get(0).publishedLevel()).isEqualTo(-1);
     assertThat(stats.unreadableStamps()).isZero();
   }
 
@@ -543,9 +541,7 @@ class ConsumeTest {
     nanos.addAndGet(900);
     channel.basicAck(6, false);
 
-    assertThat(reports)
-        .singleElement()
-        .satisfies(r -> assertThat(r.getHandlerNanos()).isEqualTo(900));
+    assertThat(reports).singleElement().satisfies(r -> assertThat(r.handlerNanos()).isEqualTo(900));
   }
 
   @Test

@@ -11,8 +11,6 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Consumer;
 import com.rabbitmq.client.DeliverCallback;
 import com.rabbitmq.client.Envelope;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.Outcome;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -60,11 +58,11 @@ class DeliveryTimerTest {
 
     assertThat(reports).hasSize(1);
     DurationReport r = reports.get(0);
-    assertThat(r.getProducer()).isEqualTo("shop");
-    assertThat(r.getJobType()).isEqualTo("mail");
-    assertThat(r.getOutcome()).isEqualTo(Outcome.OUTCOME_ACK);
-    assertThat(r.getHandlerNanos()).isEqualTo(5_000_000);
-    assertThat(r.getPublishedLevel()).isEqualTo(1);
+    assertThat(r.producer()).isEqualTo("shop");
+    assertThat(r.jobType()).isEqualTo("mail");
+    assertThat(r.settlement()).isEqualTo(Settlement.ACK);
+    assertThat(r.handlerNanos()).isEqualTo(5_000_000);
+    assertThat(r.publishedLevel()).isEqualTo(1);
   }
 
   @Test
@@ -75,7 +73,7 @@ class DeliveryTimerTest {
 
     assertThat(reports)
         .singleElement()
-        .satisfies(r -> assertThat(r.getOutcome()).isEqualTo(Outcome.OUTCOME_NACK));
+        .satisfies(r -> assertThat(r.settlement()).isEqualTo(Settlement.NACK));
   }
 
   @Test
@@ -96,8 +94,8 @@ class DeliveryTimerTest {
         .singleElement()
         .satisfies(
             r -> {
-              assertThat(r.getOutcome()).isEqualTo(Outcome.OUTCOME_ACK);
-              assertThat(r.getHandlerNanos()).isEqualTo(5_000_000);
+              assertThat(r.settlement()).isEqualTo(Settlement.ACK);
+              assertThat(r.handlerNanos()).isEqualTo(5_000_000);
             });
     assertThat(timer.unsettled()).isZero();
   }
@@ -119,8 +117,8 @@ class DeliveryTimerTest {
     Map<String, Object> lost = headers("mail");
     timer.handlerDone(timer.begin(1, true, "shop", null, null, lost, new byte[0], true), true);
     assertThat(reports)
-        .extracting(DurationReport::getOutcome)
-        .containsExactly(Outcome.OUTCOME_CENSORED, Outcome.OUTCOME_ACK);
+        .extracting(DurationReport::settlement)
+        .containsExactly(Settlement.CENSORED, Settlement.ACK);
 
     reports.clear();
     Map<String, Object> requeued = headers("mail");
@@ -130,8 +128,8 @@ class DeliveryTimerTest {
     timer.nacked(2, false, true);
     timer.handlerDone(timer.begin(3, true, "shop", null, null, requeued, new byte[0], true), true);
     assertThat(reports)
-        .extracting(DurationReport::getOutcome)
-        .containsExactly(Outcome.OUTCOME_NACK, Outcome.OUTCOME_ACK);
+        .extracting(DurationReport::settlement)
+        .containsExactly(Settlement.NACK, Settlement.ACK);
   }
 
   @Test
@@ -178,8 +176,10 @@ class DeliveryTimerTest {
 
     assertThat(reports).hasSize(1);
     assertThat(wrappedReports).hasSize(1);
-    assertThat(reports.get(0).toBuilder().setHandlerNanos(0).build())
-        .isEqualTo(wrappedReports.get(0).toBuilder().setHandlerNanos(0).build());
-    assertThat(reports.get(0).getOutcome()).isEqualTo(Outcome.OUTCOME_REJECT);
+    assertThat(reports.get(0))
+        .usingRecursiveComparison()
+        .ignoringFields("handlerNanos", "settledAtMicros")
+        .isEqualTo(wrappedReports.get(0));
+    assertThat(reports.get(0).settlement()).isEqualTo(Settlement.REJECT);
   }
 }

@@ -462,13 +462,7 @@ class EmbeddedRouterIT {
     Reporting(TestBroker broker, String exchange) throws Exception {
       String user = broker.factory().getUsername();
       publisher = ReportPublisher.builder(broker.factory()).exchange(exchange).start();
-      DurationReport report =
-          DurationReport.newBuilder()
-              .setProducer(user)
-              .setJobType("send_email")
-              .setOutcome(Outcome.OUTCOME_ACK)
-              .setHandlerNanos(1_400_000)
-              .build();
+      io.harbinger.rabbit.DurationReport report = TestReports.ack(user, "send_email", 1_400_000);
       sender.scheduleAtFixedRate(
           () -> publisher.accept(report), 0, 5, java.util.concurrent.TimeUnit.MILLISECONDS);
     }

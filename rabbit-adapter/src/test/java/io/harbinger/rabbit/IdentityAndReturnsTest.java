@@ -32,8 +32,6 @@ import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.UnblockedCallback;
 import com.rabbitmq.client.impl.LongStringHelper;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.Outcome;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -296,7 +294,7 @@ class IdentityAndReturnsTest {
     wrapped.handleDelivery("ct", new Envelope(1, false, "ex", "rk"), props, new byte[0]);
     channel.basicAck(1, false);
 
-    assertThat(reports).extracting(DurationReport::getProducer).containsExactly("billing");
+    assertThat(reports).extracting(DurationReport::producer).containsExactly("billing");
   }
 
   // Returns.
@@ -417,12 +415,8 @@ class IdentityAndReturnsTest {
     channel.basicAck(3, false);
 
     assertThat(reports)
-        .extracting(DurationReport::getOutcome)
-        .containsExactly(
-            Outcome.OUTCOME_NACK,
-            Outcome.OUTCOME_CENSORED,
-            Outcome.OUTCOME_ACK,
-            Outcome.OUTCOME_ACK);
+        .extracting(DurationReport::settlement)
+        .containsExactly(Settlement.NACK, Settlement.CENSORED, Settlement.ACK, Settlement.ACK);
   }
 
   @Test
@@ -443,12 +437,8 @@ class IdentityAndReturnsTest {
     channel.basicAck(3, false);
 
     assertThat(reports)
-        .extracting(DurationReport::getOutcome)
-        .containsExactly(
-            Outcome.OUTCOME_REJECT,
-            Outcome.OUTCOME_CENSORED,
-            Outcome.OUTCOME_ACK,
-            Outcome.OUTCOME_ACK);
+        .extracting(DurationReport::settlement)
+        .containsExactly(Settlement.REJECT, Settlement.CENSORED, Settlement.ACK, Settlement.ACK);
   }
 
   @Test
@@ -464,7 +454,6 @@ class IdentityAndReturnsTest {
       channel.basicAck(tag, false);
     }
 
-    assertThat(reports.stream().filter(r -> r.getOutcome() == Outcome.OUTCOME_CENSORED))
-        .hasSize(10);
+    assertThat(reports.stream().filter(r -> r.settlement() == Settlement.CENSORED)).hasSize(10);
   }
 }

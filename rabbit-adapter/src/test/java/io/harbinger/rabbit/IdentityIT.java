@@ -8,7 +8,6 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.GetResponse;
-import io.harbinger.proto.v1.DurationReport;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
@@ -137,8 +136,8 @@ class IdentityIT {
 
       ProgressWait.on("reports", reports::size).untilAtLeast(1);
       assertThat(reports).hasSize(1);
-      assertThat(reports.get(0).getProducer()).isEqualTo("billing");
-      assertThat(reports.get(0).getJobType()).isEqualTo("invoice");
+      assertThat(reports.get(0).producer()).isEqualTo("billing");
+      assertThat(reports.get(0).jobType()).isEqualTo("invoice");
     } finally {
       Quietly.delete(broker, List.of(queue), List.of());
     }

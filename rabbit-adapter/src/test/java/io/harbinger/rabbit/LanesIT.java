@@ -129,7 +129,7 @@ class LanesIT {
         assertThat(check.queueDeclarePassive(queue).getMessageCount()).isEqualTo(12);
       }
 
-      List<io.harbinger.proto.v1.DurationReport> reports = new CopyOnWriteArrayList<>();
+      List<DurationReport> reports = new CopyOnWriteArrayList<>();
       ChannelOptions consumerOptions =
           ChannelOptions.builder(user).lanes(laneOptions).reports(reports::add).build();
       Channel consumer = PredictiveChannels.wrap(connection.createChannel(), consumerOptions);
@@ -179,12 +179,12 @@ class LanesIT {
       ProgressWait.on("reports", reports::size).untilAtLeast(22);
       assertThat(reports).hasSize(22);
       assertThat(reports)
-          .filteredOn(r -> r.getJobType().equals("long"))
+          .filteredOn(r -> r.jobType().equals("long"))
           .hasSize(10)
-          .allSatisfy(r -> assertThat(r.getHandlerNanos()).isGreaterThanOrEqualTo(40_000_000L))
-          .allSatisfy(r -> assertThat(r.getPublishedLevel()).isEqualTo(2));
+          .allSatisfy(r -> assertThat(r.handlerNanos()).isGreaterThanOrEqualTo(40_000_000L))
+          .allSatisfy(r -> assertThat(r.publishedLevel()).isEqualTo(2));
       assertThat(reports)
-          .filteredOn(r -> r.getJobType().equals("short") && r.getPublishedLevel() == 0)
+          .filteredOn(r -> r.jobType().equals("short") && r.publishedLevel() == 0)
           .hasSize(10);
       AdapterStats stats = consumerOptions.stats();
       assertThat(stats.laneHandoffs()).isEqualTo(22);

@@ -213,7 +213,7 @@ class PullingLanesIT {
         }
         raw.waitForConfirmsOrDie(10_000);
       }
-      List<io.harbinger.proto.v1.DurationReport> reports = new CopyOnWriteArrayList<>();
+      List<DurationReport> reports = new CopyOnWriteArrayList<>();
       ChannelOptions consumerOptions =
           ChannelOptions.builder(user).lanes(options).reports(reports::add).build();
       Channel consumer = PredictiveChannels.wrap(connection.createChannel(), consumerOptions);
@@ -266,8 +266,8 @@ class PullingLanesIT {
       ProgressWait.on("reports", reports::size).untilAtLeast(22);
       assertThat(reports).hasSize(22);
       assertThat(reports)
-          .filteredOn(r -> r.getJobType().equals("long"))
-          .allSatisfy(r -> assertThat(r.getPublishedLevel()).isEqualTo(2));
+          .filteredOn(r -> r.jobType().equals("long"))
+          .allSatisfy(r -> assertThat(r.publishedLevel()).isEqualTo(2));
       assertThat(consumerOptions.stats().laneHandoffs()).isEqualTo(22);
     } finally {
       deleteLanes(connection, queue);

@@ -9,9 +9,6 @@ import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.RecoveryListener;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.Outcome;
-import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
@@ -54,7 +51,7 @@ class RecoveryIT {
       listen.basicConsume(
           reportQueue,
           true,
-          (tag, d) -> seen.addAll(ReportBatch.parseFrom(d.getBody()).getReportsList()),
+          (tag, d) -> seen.addAll(TestReports.batch(d.getBody()).reports()),
           tag -> {});
       try (Channel ch = admin.createChannel()) {
         PriorityQueues.declare(ch, queue, 3);
@@ -135,18 +132,18 @@ class RecoveryIT {
                   seen.stream()
                       .anyMatch(
                           r ->
-                              r.getOutcome() == Outcome.OUTCOME_ACK
-                                  && r.getSettledAtMicros() > recoveredAtMicros.get()));
+                              r.settlement() == Settlement.ACK
+                                  && r.settledAtMicros() > recoveredAtMicros.get()));
       assertThat(redelivered.get()).isPositive();
       ProgressWait.on("reports seen", seen::size)
           .until(
               "one censored report per redelivery",
               () ->
-                  seen.stream().filter(r -> r.getOutcome() == Outcome.OUTCOME_CENSORED).count()
+                  seen.stream().filter(r -> r.settlement() == Settlement.CENSORED).count()
                       == redelivered.get());
       assertThat(seen)
-          .allSatisfy(r -> assertThat(r.getJobType()).isEqualTo("recover"))
-          .allSatisfy(r -> assertThat(r.getProducer()).isEqualTo(user));
+          .allSatisfy(r -> assertThat(r.jobType()).isEqualTo("recover"))
+          .allSatisfy(r -> assertThat(r.producer()).isEqualTo(user));
       System.out.printf(
           "recovery: %d acked, %d redelivered, %d reports, %d dropped%n",
           acked.size(), redelivered.get(), seen.size(), publisher.dropped());

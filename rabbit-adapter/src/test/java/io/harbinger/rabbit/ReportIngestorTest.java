@@ -29,6 +29,13 @@ class ReportIngestorTest {
         .setHandlerNanos(nanos);
   }
 
+  /** The report as a learner reads it from the wire, written by the protobuf runtime. */
+  private static io.harbinger.rabbit.DurationReport wire(DurationReport.Builder report) {
+    return TestReports.batch(ReportBatch.newBuilder().addReports(report).build().toByteArray())
+        .reports()
+        .get(0);
+  }
+
   private static long observations(HistogramPredictor p, String key) {
     return p.keyStats(key).map(s -> (long) s.observations()).orElse(0L);
   }
@@ -75,9 +82,9 @@ class ReportIngestorTest {
 
   @Test
   void ingest_absurdDurations_areRejected() {
-    assertThat(ingestor.ingest(ack("shop", "a", -5).build())).isNull();
-    assertThat(ingestor.ingest(ack("shop", "a", Long.MAX_VALUE).build())).isNull();
-    assertThat(ingestor.ingest(ack("shop", "a", ReportIngestor.MAX_DURATION.toNanos() + 1).build()))
+    assertThat(ingestor.ingest(wire(ack("shop", "a", -5)))).isNull();
+    assertThat(ingestor.ingest(wire(ack("shop", "a", Long.MAX_VALUE)))).isNull();
+    assertThat(ingestor.ingest(wire(ack("shop", "a", ReportIngestor.MAX_DURATION.toNanos() + 1))))
         .isNull();
 
     assertThat(ingestor.stats().rejectedDurations()).isEqualTo(3);
@@ -86,10 +93,10 @@ class ReportIngestorTest {
 
   @Test
   void ingest_badKeys_areRejected() {
-    ingestor.ingest(ack("", "a", 1_000).build());
-    ingestor.ingest(ack("x".repeat(300), "a", 1_000).build());
-    ingestor.ingest(ack("bad\u0001producer", "a", 1_000).build());
-    ingestor.ingest(ack("", "a", 0).setOutcome(Outcome.OUTCOME_CENSORED).build());
+    ingestor.ingest(wire(ack("", "a", 1_000)));
+    ingestor.ingest(wire(ack("x".repeat(300), "a", 1_000)));
+    ingestor.ingest(wire(ack("bad\u0001producer", "a", 1_000)));
+    ingestor.ingest(wire(ack("", "a", 0).setOutcome(Outcome.OUTCOME_CENSORED)));
 
     assertThat(ingestor.stats().rejectedKeys()).isEqualTo(4);
     assertThat(predictor.stats().accepted()).isZero();
@@ -97,7 +104,7 @@ class ReportIngestorTest {
 
   @Test
   void ingest_oversizedJobType_learnsTheProducerKeyLikeThePublisher() {
-    ObserveResult r = ingestor.ingest(ack("shop", "j".repeat(500), 1_000).build());
+    ObserveResult r = ingestor.ingest(wire(ack("shop", "j".repeat(500), 1_000)));
 
     assertThat(r).isEqualTo(ObserveResult.ACCEPTED);
     assertThat(predictor.keyStats("shop")).isPresent();
@@ -105,8 +112,8 @@ class ReportIngestorTest {
 
   @Test
   void ingest_unsetOrUnknownOutcome_isRejected() {
-    ingestor.ingest(ack("shop", "a", 1_000).setOutcome(Outcome.OUTCOME_UNSPECIFIED).build());
-    ingestor.ingest(ack("shop", "a", 1_000).setOutcomeValue(77).build());
+    ingestor.ingest(wire(ack("shop", "a", 1_000).setOutcome(Outcome.OUTCOME_UNSPECIFIED)));
+    ingestor.ingest(wire(ack("shop", "a", 1_000).setOutcomeValue(77)));
 
     assertThat(ingestor.stats().rejectedOutcomes()).isEqualTo(2);
     assertThat(predictor.stats().accepted()).isZero();
@@ -196,11 +203,16 @@ class ReportIngestorTest {
 
   @Test
   void ingest_absurdDroppedCounts_areRefused() {
-    ingestor.ingest(ReportBatch.newBuilder().setDroppedSinceLast(Long.MAX_VALUE).build());
-    ingestor.ingest(ReportBatch.newBuilder().setDroppedSinceLast(-1).build()); // 2^64 - 1
     ingestor.ingest(
-        ReportBatch.newBuilder().setDroppedSinceLast(ReportIngestor.MAX_DECLARED_DROPS).build());
-    ingestor.ingest(ReportBatch.newBuilder().setDroppedSinceLast(7).build());
+        ReportBatch.newBuilder().setDroppedSinceLast(Long.MAX_VALUE).build().toByteArray());
+    ingestor.ingest(
+        ReportBatch.newBuilder().setDroppedSinceLast(-1).build().toByteArray()); // 2^64 - 1
+    ingestor.ingest(
+        ReportBatch.newBuilder()
+            .setDroppedSinceLast(ReportIngestor.MAX_DECLARED_DROPS)
+            .build()
+            .toByteArray());
+    ingestor.ingest(ReportBatch.newBuilder().setDroppedSinceLast(7).build().toByteArray());
 
     assertThat(ingestor.stats().rejectedDropCounts()).isEqualTo(2);
     assertThat(ingestor.stats().reporterDrops()).isEqualTo(ReportIngestor.MAX_DECLARED_DROPS + 7);

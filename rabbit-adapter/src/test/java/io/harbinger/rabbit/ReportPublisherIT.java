@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.ProgressWait;
@@ -24,12 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 class ReportPublisherIT {
 
   private static DurationReport report(int i) {
-    return DurationReport.newBuilder()
-        .setProducer("shop")
-        .setJobType("it-" + i)
-        .setOutcome(Outcome.OUTCOME_ACK)
-        .setHandlerNanos(1_000_000)
-        .build();
+    return TestReports.ack("shop", "it-" + i, 1_000_000);
   }
 
   @EachBroker

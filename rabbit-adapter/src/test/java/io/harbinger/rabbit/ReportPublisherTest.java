@@ -26,8 +26,6 @@ import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.UnblockedCallback;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
 import java.io.IOException;
 import java.time.Duration;
@@ -209,12 +207,7 @@ class ReportPublisherTest {
   }
 
   private static DurationReport report(int i) {
-    return DurationReport.newBuilder()
-        .setProducer("p")
-        .setJobType("j" + i)
-        .setOutcome(Outcome.OUTCOME_ACK)
-        .setHandlerNanos(i)
-        .build();
+    return TestReports.ack("p", "j" + i, i);
   }
 
   /** Reports in the batches sent, leaving out the empty batch that checks the identity. */

@@ -8,8 +8,6 @@ import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.Outcome;
 import io.harbinger.proto.v1.ReportBatch;
 import io.harbinger.testing.PrivateNode;
 import io.harbinger.testing.ProgressWait;
@@ -429,11 +427,6 @@ class ResourceAlarmIT {
   }
 
   private static DurationReport report() {
-    return DurationReport.newBuilder()
-        .setProducer("guest")
-        .setJobType("alarm")
-        .setOutcome(Outcome.OUTCOME_ACK)
-        .setHandlerNanos(1_000_000)
-        .build();
+    return TestReports.ack("guest", "alarm", 1_000_000);
   }
 }

@@ -9,7 +9,7 @@ import com.rabbitmq.client.Envelope;
 import com.rabbitmq.client.ShutdownSignalException;
 import io.harbinger.predictor.Predictor;
 import io.harbinger.predictor.Ticker;
-import io.harbinger.proto.v1.DurationReport;
+import io.harbinger.rabbit.DurationReport;
 import io.harbinger.rabbit.IngestStats;
 import io.harbinger.rabbit.ReportBinding;
 import io.harbinger.rabbit.ReportIngestor;
@@ -136,7 +136,7 @@ final class ReportSubscriber implements AutoCloseable {
   }
 
   private void notePublished(DurationReport report) {
-    long published = report.getPublishedAtMicros();
+    long published = report.publishedAtMicros();
     if (published <= 0) {
       return;
     }

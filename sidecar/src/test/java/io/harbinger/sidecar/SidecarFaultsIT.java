@@ -214,7 +214,7 @@ class SidecarFaultsIT {
     try (bob;
         Connection bobs = bob.newConnection("harbinger-it-bob")) {
       for (int i = 0; i < 1_000; i++) {
-        reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000));
+        reporter.accept(SidecarTestSupport.report(user, "send_email", 1_400_000));
       }
       ProgressWait.on("reports sent", reporter::sent).untilAtLeast(1_000);
 
@@ -229,7 +229,7 @@ class SidecarFaultsIT {
       ch.waitForConfirms(60_000);
 
       for (int i = 0; i < 500; i++) {
-        reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000));
+        reporter.accept(SidecarTestSupport.report(user, "send_email", 1_400_000));
       }
       ProgressWait.on("reports sent or dropped", () -> reporter.sent() + reporter.dropped())
           .untilAtLeast(1_500);
@@ -238,7 +238,7 @@ class SidecarFaultsIT {
       ProgressWait.on("report messages read", () -> SidecarTestSupport.messagesRead(s))
           .untilAtLeast(100);
       for (int i = 0; i < 10; i++) {
-        reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000));
+        reporter.accept(SidecarTestSupport.report(user, "send_email", 1_400_000));
       }
       ProgressWait.on("report messages read", () -> SidecarTestSupport.messagesRead(s))
           .until(
@@ -371,7 +371,7 @@ class SidecarFaultsIT {
     ScheduledExecutorService sender = Executors.newSingleThreadScheduledExecutor();
     try {
       sender.scheduleAtFixedRate(
-          () -> reporter.accept(SidecarTestSupport.ack(user, "send_email", 1_400_000)),
+          () -> reporter.accept(SidecarTestSupport.report(user, "send_email", 1_400_000)),
           0,
           5,
           TimeUnit.MILLISECONDS);

@@ -44,6 +44,12 @@ final class SidecarTestSupport {
     return sidecar.reports().stats().learned();
   }
 
+  /** An acknowledged report as a consumer hands it to its {@code ReportPublisher}. */
+  static io.harbinger.rabbit.DurationReport report(String producer, String jobType, long nanos) {
+    return new io.harbinger.rabbit.DurationReport(
+        producer, jobType, -1, io.harbinger.rabbit.Settlement.ACK, nanos, 0, 0, false, 0, 0);
+  }
+
   static DurationReport ack(String producer, String jobType, long nanos) {
     return DurationReport.newBuilder()
         .setProducer(producer)

@@ -6,10 +6,10 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 
 import com.rabbitmq.client.Channel;
-import io.harbinger.proto.v1.DurationReport;
-import io.harbinger.proto.v1.Outcome;
 import io.harbinger.rabbit.ChannelOptions;
+import io.harbinger.rabbit.DurationReport;
 import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.Settlement;
 import io.harbinger.rabbit.Stamp;
 import java.io.IOException;
 import java.util.List;
@@ -79,10 +79,10 @@ class HarbingerListenerAdviceTest {
         .singleElement()
         .satisfies(
             r -> {
-              assertThat(r.getOutcome()).isEqualTo(Outcome.OUTCOME_ACK);
-              assertThat(r.getHandlerNanos()).isEqualTo(7_000_000);
-              assertThat(r.getProducer()).isEqualTo("shop");
-              assertThat(r.getJobType()).isEqualTo("mail");
+              assertThat(r.settlement()).isEqualTo(Settlement.ACK);
+              assertThat(r.handlerNanos()).isEqualTo(7_000_000);
+              assertThat(r.producer()).isEqualTo("shop");
+              assertThat(r.jobType()).isEqualTo("mail");
             });
   }
 
@@ -113,13 +113,9 @@ class HarbingerListenerAdviceTest {
     ok.invokeListener(channel, message("auto", 4, true, 200));
 
     assertThat(reports)
-        .extracting(DurationReport::getOutcome)
+        .extracting(DurationReport::settlement)
         .containsExactly(
-            Outcome.OUTCOME_NACK,
-            Outcome.OUTCOME_ACK,
-            Outcome.OUTCOME_NACK,
-            Outcome.OUTCOME_CENSORED,
-            Outcome.OUTCOME_ACK);
+            Settlement.NACK, Settlement.ACK, Settlement.NACK, Settlement.CENSORED, Settlement.ACK);
   }
 
   @Test
@@ -139,8 +135,8 @@ class HarbingerListenerAdviceTest {
         .singleElement()
         .satisfies(
             r -> {
-              assertThat(r.getOutcome()).isEqualTo(Outcome.OUTCOME_ACK);
-              assertThat(r.getHandlerNanos()).isEqualTo(3_000_000);
+              assertThat(r.settlement()).isEqualTo(Settlement.ACK);
+              assertThat(r.handlerNanos()).isEqualTo(3_000_000);
             });
   }
 
