@@ -239,6 +239,12 @@ public final class HarbingerClientMetrics implements MeterBinder {
             l -> l.read(p -> p.safeguardEstimate() ? 1 : 0))
         .description("1 once the global safeguard has its first estimate")
         .register(registry);
+    Gauge.builder(
+            "harbinger.client.safeguard.holding",
+            learning,
+            l -> l.read(p -> p.safeguardHolding() ? 1 : 0))
+        .description("1 while the global safeguard holds FIFO order")
+        .register(registry);
   }
 
   /** Reads the source's learning progress, cached for a second, 0 while there is none. */

@@ -1,7 +1,9 @@
 package io.harbinger.spring;
 
 import io.harbinger.micrometer.HarbingerClientMetrics;
+import io.harbinger.micrometer.HarbingerTimers;
 import io.harbinger.rabbit.ClientStats;
+import io.harbinger.rabbit.ReportSink;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -46,6 +48,8 @@ final class HarbingerMetrics implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     new HarbingerClientMetrics(source()).bindTo(registry);
+    runtime.observeReports(
+        new HarbingerTimers(registry, runtime.properties().levels(), ReportSink.NO_OP));
     FunctionCounter.builder(
             "harbinger.client.reports.unsent", runtime, r -> r.reportsWithoutPublisher())
         .description(

@@ -52,6 +52,7 @@ public final class HarbingerRuntime implements ConnectionListener, DisposableBea
   private volatile ReportPublisher publisher;
   private volatile EmbeddedRouter learner;
   private volatile String brokerVersion;
+  private volatile ReportSink observer = ReportSink.NO_OP;
   private Connection connection;
 
   HarbingerRuntime(
@@ -71,6 +72,7 @@ public final class HarbingerRuntime implements ConnectionListener, DisposableBea
     }
     ReportSink sink =
         report -> {
+          observer.accept(report);
           ReportPublisher p = publisher;
           if (p == null) {
             reportsWithoutPublisher.increment();
@@ -173,6 +175,16 @@ public final class HarbingerRuntime implements ConnectionListener, DisposableBea
    */
   public boolean learning() {
     return learner != null;
+  }
+
+  /**
+   * Shows every duration report to an observer before it is published, such as the queue-wait and
+   * handler timers; the observer must return at once and never throw.
+   *
+   * @param value the observer, replacing any earlier one
+   */
+  void observeReports(ReportSink value) {
+    observer = java.util.Objects.requireNonNull(value, "observer");
   }
 
   /**

@@ -18,10 +18,13 @@ import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.ProgressWait;
 import io.harbinger.testing.Quietly;
 import io.harbinger.testing.TestBroker;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.Queue;
@@ -291,6 +294,31 @@ class SpringPrioritiesIT {
         broker.label(), fifoMedian, harbingerMedian);
     assertThat(harbingerMedian).isLessThan(fifoMedian / 4);
     assertThat(medianMillis(jobs.prio, longType())).isGreaterThan(harbingerMedian);
+
+    // The application's own meters show it per level: the queue wait and handler time of every
+    // job, at the level it was published at.
+    MeterRegistry meters = context.getBean(MeterRegistry.class);
+    String shortLevel = Integer.toString(predictor.peek(key(shortType())).level());
+    String longLevel = Integer.toString(predictor.peek(key(longType())).level());
+    ProgressWait.on(
+            "jobs timed",
+            () ->
+                meters.get("harbinger.client.queue.wait").timers().stream()
+                    .mapToLong(t -> t.count())
+                    .sum())
+        .untilAtLeast(jobs.learn.size() + 4L * PER_TYPE);
+    Timer shortHandler =
+        meters
+            .get("harbinger.client.handler")
+            .tag("level", shortLevel)
+            .tag("result", "ack")
+            .timer();
+    Timer longHandler =
+        meters.get("harbinger.client.handler").tag("level", longLevel).tag("result", "ack").timer();
+    assertThat(shortHandler.count()).isGreaterThanOrEqualTo(PER_TYPE);
+    assertThat(longHandler.count()).isGreaterThanOrEqualTo(PER_TYPE);
+    assertThat(longHandler.mean(TimeUnit.MILLISECONDS))
+        .isGreaterThan(10 * shortHandler.mean(TimeUnit.MILLISECONDS));
   }
 
   /** Drains a queue with basic.get and returns the job types and priorities in delivery order. */

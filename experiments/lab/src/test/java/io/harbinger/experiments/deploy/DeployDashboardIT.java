@@ -3,8 +3,6 @@ package io.harbinger.experiments.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
@@ -26,22 +24,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,12 +44,6 @@ import org.junit.jupiter.api.io.TempDir;
 @WithBroker
 class DeployDashboardIT {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  /** Harbinger's own metrics, and the JVM, process and gRPC server metrics beside them. */
-  private static final Pattern METRIC =
-      Pattern.compile("\\b(?:harbinger|jvm|process|grpc_server)_[a-z0-9_]+\\b");
-
   @TempDir Path dir;
 
   private final Path root = repositoryRoot();
@@ -68,70 +51,10 @@ class DeployDashboardIT {
   @Test
   void grafanaDashboard_queriesExactlyTheMetricsTheSidecarExports(TestBroker broker)
       throws Exception {
-    Map<String, Set<String>> exported = samples(scrapeRunningSidecar(broker));
-    assertThat(exported).isNotEmpty();
-
-    JsonNode dashboard =
-        JSON.readTree(root.resolve("deploy/grafana/dashboards/harbinger-sidecar.json").toFile());
-    Set<String> queried = new TreeSet<>();
-    List<JsonNode> targets = new ArrayList<>();
-    dashboard.findValues("targets").forEach(t -> t.forEach(targets::add));
-    assertThat(targets).isNotEmpty();
-    for (JsonNode target : targets) {
-      String expr = target.path("expr").asText();
-      Set<String> names = metricNames(expr);
-      assertThat(names).as("metrics in " + expr).isNotEmpty();
-      assertThat(exported.keySet())
-          .as("metrics the sidecar exports, for " + expr)
-          .containsAll(names);
-      queried.addAll(names);
-      Set<String> labels = new HashSet<>(Set.of("instance", "job", "pod", "namespace"));
-      names.forEach(n -> labels.addAll(exported.get(n)));
-      Matcher legend =
-          Pattern.compile("\\{\\{(\\w+)}}").matcher(target.path("legendFormat").asText());
-      while (legend.find()) {
-        assertThat(labels).as("legend label of " + expr).contains(legend.group(1));
-      }
-    }
-    for (JsonNode variable : dashboard.path("templating").path("list")) {
-      assertThat(exported.keySet())
-          .as("metrics of dashboard variable " + variable.path("name").asText())
-          .containsAll(metricNames(variable.path("definition").asText()))
-          .containsAll(metricNames(variable.path("query").path("query").asText()));
-    }
-    assertThat(queried)
-        .as("every exported harbinger metric is on the dashboard")
-        .containsAll(exported.keySet().stream().filter(n -> n.startsWith("harbinger_")).toList());
-  }
-
-  /** Sample names of the exported harbinger metrics, each with its label names. */
-  private static Map<String, Set<String>> samples(String scrape) {
-    Map<String, Set<String>> samples = new TreeMap<>();
-    for (String line : scrape.split("\n")) {
-      if (line.isBlank() || line.startsWith("#") || !METRIC.matcher(line).lookingAt()) {
-        continue;
-      }
-      int brace = line.indexOf('{');
-      int space = line.indexOf(' ');
-      int end = brace >= 0 && brace < space ? brace : space;
-      Set<String> labels = samples.computeIfAbsent(line.substring(0, end), k -> new TreeSet<>());
-      if (end == brace) {
-        Matcher m = Pattern.compile("(\\w+)=\"").matcher(line.substring(brace, line.indexOf('}')));
-        while (m.find()) {
-          labels.add(m.group(1));
-        }
-      }
-    }
-    return samples;
-  }
-
-  private static Set<String> metricNames(String expr) {
-    Set<String> names = new TreeSet<>();
-    Matcher m = METRIC.matcher(expr);
-    while (m.find()) {
-      names.add(m.group());
-    }
-    return names;
+    DashboardCheck.queriesExactlyTheExportedMetrics(
+        root.resolve("deploy/grafana/dashboards/harbinger-sidecar.json"),
+        DashboardCheck.samples(scrapeRunningSidecar(broker)),
+        "harbinger_");
   }
 
   private String scrapeRunningSidecar(TestBroker broker) throws Exception {
@@ -221,13 +144,7 @@ class DeployDashboardIT {
     }
   }
 
-  private static Path repositoryRoot() {
-    Path p = Path.of("").toAbsolutePath();
-    while (p != null
-        && !(Files.exists(p.resolve("mvnw")) && Files.isDirectory(p.resolve("deploy")))) {
-      p = p.getParent();
-    }
-    assertThat(p).as("the repository root above " + Path.of("").toAbsolutePath()).isNotNull();
-    return p;
+  static Path repositoryRoot() {
+    return DashboardCheck.repositoryRoot();
   }
 }
