@@ -193,6 +193,7 @@ public final class EmbeddedRouter implements Router, AutoCloseable {
    * @return a builder with the defaults
    */
   public static Builder builder(ConnectionFactory factory, Predictor predictor) {
+    AmqpClientVersion.require();
     return new Builder(factory, predictor);
   }
 

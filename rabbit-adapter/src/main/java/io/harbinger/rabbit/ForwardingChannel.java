@@ -16,9 +16,7 @@ import com.rabbitmq.client.ReturnCallback;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
-import com.rabbitmq.client.WriteListener;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -468,19 +466,6 @@ abstract non-sealed class ForwardingChannel extends TopologyForwardingChannel {
       byte[] body)
       throws IOException {
     delegate.basicPublish(exchange, routingKey, mandatory, immediate, props, body);
-  }
-
-  @Override
-  public void basicPublish(
-      String exchange,
-      String routingKey,
-      boolean mandatory,
-      boolean immediate,
-      AMQP.BasicProperties props,
-      ByteBuffer body,
-      WriteListener writeListener)
-      throws IOException {
-    delegate.basicPublish(exchange, routingKey, mandatory, immediate, props, body, writeListener);
   }
 
   @Override

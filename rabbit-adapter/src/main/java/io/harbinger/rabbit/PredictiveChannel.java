@@ -11,9 +11,7 @@ import com.rabbitmq.client.Recoverable;
 import com.rabbitmq.client.ReturnCallback;
 import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownSignalException;
-import com.rabbitmq.client.WriteListener;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -24,13 +22,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Implementation notes. Publish: the three {@code basicPublish} overloads with a {@code byte[]}
  * body fill in the defaults ({@code mandatory} and {@code immediate} false, as the RabbitMQ
- * client's own channel does) and, with the {@link ByteBuffer} overload, funnel into {@link
- * StampingPublisher#publish}, which stamps the caller's properties, picks the lane of a logical
- * lanes queue and calls the delegate's overload with all the parameters of that body type, so
- * mandatory, immediate, write listeners, confirms and transactions behave as without the wrapper.
- * Consume: the twenty {@code basicConsume} overloads fill in the defaults (consumer tag {@code ""},
- * {@code noLocal} and {@code exclusive} false, no arguments) and turn a {@link DeliverCallback} and
- * its companions into a {@link Consumer} ({@link CallbackConsumer}), as the client does, and funnel
+ * client's own channel does) and funnel into {@link StampingPublisher#publish}, which stamps the
+ * caller's properties, picks the lane of a logical lanes queue and calls the delegate's overload
+ * with all the parameters, so mandatory, immediate, confirms and transactions behave as without the
+ * wrapper. The {@code ByteBuffer} overload of newer clients is not overridden: its default method
+ * copies the body into an array and calls the {@code byte[]} overload, so such a publish is stamped
+ * like any other, and the adapter compiles and runs against every client from 5.27 on. Consume: the
+ * twenty {@code basicConsume} overloads fill in the defaults (consumer tag {@code ""}, {@code
+ * noLocal} and {@code exclusive} false, no arguments) and turn a {@link DeliverCallback} and its
+ * companions into a {@link Consumer} ({@link CallbackConsumer}), as the client does, and funnel
  * into the overload with all parameters: it consumes a logical lanes queue's lanes ({@link
  * LanesConsumerRegistry}), or wraps the consumer around the {@link DeliveryTracker} ({@link
  * TimedConsumer}) and calls the delegate's overload with all parameters; every other consumer
@@ -153,32 +153,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
       byte[] body)
       throws IOException {
     checkIdentity();
-    publisher.publish(
-        delegate, exchange, routingKey, mandatory, immediate, props, body, null, null, false);
-  }
-
-  @Override
-  public void basicPublish(
-      String exchange,
-      String routingKey,
-      boolean mandatory,
-      boolean immediate,
-      AMQP.BasicProperties props,
-      ByteBuffer body,
-      WriteListener writeListener)
-      throws IOException {
-    checkIdentity();
-    publisher.publish(
-        delegate,
-        exchange,
-        routingKey,
-        mandatory,
-        immediate,
-        props,
-        null,
-        body,
-        writeListener,
-        true);
+    publisher.publish(delegate, exchange, routingKey, mandatory, immediate, props, body);
   }
 
   // Returns: listeners hear the caller's properties.

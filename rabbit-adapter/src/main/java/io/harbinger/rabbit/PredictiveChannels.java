@@ -44,6 +44,7 @@ public final class PredictiveChannels {
    * @return the wrapped channel; a {@link Recoverable} when {@code channel} is one
    */
   public static Channel wrap(Channel channel, ChannelOptions options) {
+    AmqpClientVersion.require();
     Objects.requireNonNull(channel, "channel");
     Objects.requireNonNull(options, "options");
     return channel instanceof Recoverable
@@ -72,6 +73,7 @@ public final class PredictiveChannels {
    *     names the user and the fix, and nothing was published on {@code channel}
    */
   public static Channel wrap(Channel channel, ChannelOptions options, ConnectionFactory factory) {
+    AmqpClientVersion.require();
     Objects.requireNonNull(channel, "channel");
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(factory, "factory");
@@ -102,6 +104,7 @@ public final class PredictiveChannels {
    * @return the wrapped channel
    */
   public static Channel wrap(Channel channel, String user, Router router) {
+    AmqpClientVersion.require();
     return wrap(channel, ChannelOptions.builder(user).router(router).build());
   }
 

@@ -163,6 +163,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    * @return a builder with the defaults
    */
   public static Builder builder(ConnectionFactory factory) {
+    AmqpClientVersion.require();
     return new Builder(Objects.requireNonNull(factory, "factory"), null);
   }
 
@@ -194,6 +195,7 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
    */
   @Deprecated
   public static Builder builder(Connection connection) {
+    AmqpClientVersion.require();
     return new Builder(null, Objects.requireNonNull(connection, "connection"));
   }
 

@@ -2,9 +2,7 @@ package io.harbinger.rabbit;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
-import com.rabbitmq.client.WriteListener;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Iterator;
@@ -57,8 +55,7 @@ final class StampingPublisher {
   /**
    * Stamps one publish, routes it to its lane when it addresses a logical lanes queue, remembers it
    * when it may come back, and sends it with the delegate's overload of its body type, with all its
-   * parameters (so mandatory, immediate, write listeners, confirms and transactions behave as
-   * without the wrapper).
+   * parameters (so mandatory, immediate, confirms and transactions behave as without the wrapper).
    *
    * @param delegate the application's channel
    * @param exchange the exchange, empty or null for the default exchange
@@ -66,10 +63,7 @@ final class StampingPublisher {
    * @param mandatory the caller's {@code mandatory}
    * @param immediate the caller's {@code immediate}
    * @param props the caller's properties, or null; untouched
-   * @param bytes the body of a {@code byte[]} publish, or null
-   * @param buffer the body of a {@link ByteBuffer} publish, or null
-   * @param writeListener the write listener of a {@link ByteBuffer} publish, or null
-   * @param buffered whether the publish came with a {@link ByteBuffer} body
+   * @param bytes the body, or null
    * @throws IOException as the delegate's publish
    */
   void publish(
@@ -79,13 +73,9 @@ final class StampingPublisher {
       boolean mandatory,
       boolean immediate,
       AMQP.BasicProperties props,
-      byte[] bytes,
-      ByteBuffer buffer,
-      WriteListener writeListener,
-      boolean buffered)
+      byte[] bytes)
       throws IOException {
-    long length =
-        buffered ? (buffer == null ? 0 : buffer.remaining()) : (bytes == null ? 0 : bytes.length);
+    long length = bytes == null ? 0 : bytes.length;
     LaneLayout layout =
         exchange == null || exchange.isEmpty() ? DeclaredLanes.SHARED.layout(routingKey) : null;
     String target;
@@ -101,11 +91,7 @@ final class StampingPublisher {
     if (mandatory || immediate) {
       returns.remember(exchange, target, length, stamped, props);
     }
-    if (buffered) {
-      delegate.basicPublish(exchange, target, mandatory, immediate, stamped, buffer, writeListener);
-    } else {
-      delegate.basicPublish(exchange, target, mandatory, immediate, stamped, bytes);
-    }
+    delegate.basicPublish(exchange, target, mandatory, immediate, stamped, bytes);
   }
 
   /**

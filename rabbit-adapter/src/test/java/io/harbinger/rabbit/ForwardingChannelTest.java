@@ -38,9 +38,16 @@ class ForwardingChannelTest {
           "close",
           "abort");
 
+  /**
+   * The Channel methods the wrappers declare: all but the static ones and newer clients' {@code
+   * ByteBuffer} publish, whose default method copies the body and calls the {@code byte[]}
+   * overload, so that the adapter compiles against clients without it (PublishTest checks that such
+   * a publish is stamped).
+   */
   private static List<Method> channelMethods() {
     return Arrays.stream(Channel.class.getMethods())
         .filter(m -> !Modifier.isStatic(m.getModifiers()))
+        .filter(m -> !(m.isDefault() && m.getName().equals("basicPublish")))
         .toList();
   }
 
@@ -94,7 +101,7 @@ class ForwardingChannelTest {
         Stream.of(PredictiveChannel.class.getDeclaredMethods())
             .filter(m -> m.getName().equals("basicConsume"))
             .count();
-    assertThat(publishes).isEqualTo(4);
+    assertThat(publishes).isEqualTo(3);
     assertThat(consumes).isEqualTo(20);
   }
 
