@@ -12,7 +12,6 @@ import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.amqp.rabbit.listener.AbstractMessageListenerContainer;
-import org.springframework.amqp.rabbit.listener.MessageListenerContainer;
 import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -176,7 +175,8 @@ public final class HarbingerAutoConfiguration {
                     .values());
         RabbitListenerEndpointRegistry r = registry.getIfAvailable();
         if (r != null) {
-          for (MessageListenerContainer c : r.getListenerContainers()) {
+          // The element type moved between Spring AMQP 4.0 and 4.1; only the containers matter.
+          for (Object c : r.getListenerContainers()) {
             if (c instanceof AbstractMessageListenerContainer a && !all.contains(a)) {
               all.add(a);
             }

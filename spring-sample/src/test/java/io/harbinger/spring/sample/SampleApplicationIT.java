@@ -92,16 +92,19 @@ class SampleApplicationIT {
           return jobs.contains("\"reserve\":8") && jobs.contains("\"export\":2");
         });
     learning.until(
-        "8 reserve jobs learned",
-        () ->
-            predictor
-                .keyStats(Keys.of(broker.factory().getUsername(), "reserve"))
-                .map(s -> s.observations() == 8)
-                .orElse(false));
+        "8 reserve and 2 export jobs learned",
+        () -> {
+          String user = broker.factory().getUsername();
+          return observations(user, "reserve") == 8 && observations(user, "export") == 2;
+        });
     assertThat(call("GET", "/actuator/health"))
         .contains("\"harbinger\"")
         .contains("\"router\":\"embedded\"")
         .contains("\"published\":10")
         .contains("\"learning\":{\"reordering\":false,\"trustedKeys\":0,\"learningKeys\":2");
+  }
+
+  private long observations(String user, String jobType) {
+    return predictor.keyStats(Keys.of(user, jobType)).map(s -> s.observations()).orElse(0L);
   }
 }
