@@ -24,5 +24,29 @@ public enum LaneFetch {
    * at most what reached it while it was cancelling. Needs a consumer prefetch (without one the
    * lanes are consumed as with {@link #PUSH}), and does not support exclusive consumers.
    */
-  PULL
+  PULL,
+
+  /**
+   * The default: {@link #PULL} on classic lanes and {@link #PUSH} on quorum lanes, what measured
+   * best on each. On the production flow (RabbitMQ 4.0.5, millisecond jobs) pulled classic lanes
+   * cut FIFO's mean by 61.4%, level with a classic priority queue, where pushed ones cut it by
+   * 48.7%; on quorum lanes, whose {@code basic.get} costs more (a pulling consumer drained them at
+   * 0.42 of a plain consumer's rate), the pushed ones measured -51.0% and pulled ones were not
+   * measured on that flow. An exclusive consumer, which pulled lanes cannot have, is pushed.
+   */
+  BY_QUEUE_TYPE;
+
+  /**
+   * Returns how a consumer of lanes of a type gets its messages.
+   *
+   * @param type the lanes' queue type
+   * @param exclusive whether the consumer asked to be exclusive
+   * @return {@link #PUSH} or {@link #PULL}: this, unless this is {@link #BY_QUEUE_TYPE}
+   */
+  LaneFetch on(QueueType type, boolean exclusive) {
+    if (this != BY_QUEUE_TYPE) {
+      return this;
+    }
+    return type == QueueType.CLASSIC && !exclusive ? PULL : PUSH;
+  }
 }

@@ -32,9 +32,10 @@ import java.util.Objects;
  *     work of a level served later, while that lane is likely not empty (it delivered, or had a
  *     delivery settled, within this time, and RabbitMQ may send it more); zero or positive, at most
  *     1 s; 20 ms by default. Used with {@link LaneFetch#PUSH} only
- * @param fetch how the consumer gets messages from the lanes: {@link LaneFetch#PUSH} (the default)
- *     holds each lane's next delivery, {@link LaneFetch#PULL} takes a message only when the
- *     application has room for it
+ * @param fetch how the consumer gets messages from the lanes: {@link LaneFetch#PUSH} holds each
+ *     lane's next delivery, {@link LaneFetch#PULL} takes a message only when the application has
+ *     room for it, {@link LaneFetch#BY_QUEUE_TYPE} (the default) pulls classic lanes and has quorum
+ *     lanes pushed
  */
 public record LaneOptions(
     Selection selection,
@@ -80,7 +81,7 @@ public record LaneOptions(
 
   /**
    * Returns the defaults: weighted, default weights, pausing aging after 5 s every 0.5 s, lane
-   * prefetch one above the application's, push.
+   * prefetch one above the application's, pulled on classic lanes and pushed on quorum ones.
    *
    * @return the defaults
    */
@@ -93,7 +94,7 @@ public record LaneOptions(
         Duration.ofMillis(500),
         0,
         DEFAULT_ANTICIPATION,
-        LaneFetch.PUSH);
+        LaneFetch.BY_QUEUE_TYPE);
   }
 
   /**

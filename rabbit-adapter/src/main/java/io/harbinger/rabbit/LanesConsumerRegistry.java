@@ -67,7 +67,8 @@ final class LanesConsumerRegistry {
           "consumer tag '" + consumerTag + "' is already used on this channel");
     }
     LanesConsumption.Factory factory =
-        options.lanes().fetch() == LaneFetch.PULL && (autoAck || prefetch > 0)
+        options.lanes().fetch().on(layout.type(), exclusive) == LaneFetch.PULL
+                && (autoAck || prefetch > 0)
             ? PullingLanesConsumer::new
             : LanesConsumer::new;
     LanesConsumption consumer =

@@ -52,13 +52,20 @@ class LanesConsumerTest {
     return consume(options, Ticker.SYSTEM);
   }
 
-  /** Consumes the lanes as above, with the consumer's clock given. */
+  /**
+   * Consumes the lanes as above, with the consumer's clock given, pushed (these classic lanes would
+   * be pulled by default).
+   */
   private Consumer[] consume(LaneOptions options, Ticker clock) throws Exception {
     Lanes.declared(new LaneLayout(QUEUE, 3, Map.of()));
     channel =
         new PredictiveChannel(
             delegate,
-            ChannelOptions.builder("consumer").stats(stats).lanes(options).ticker(clock).build(),
+            ChannelOptions.builder("consumer")
+                .stats(stats)
+                .lanes(options.withFetch(LaneFetch.PUSH))
+                .ticker(clock)
+                .build(),
             new PrefetchGuard());
     channel.basicQos(1);
     String tag =

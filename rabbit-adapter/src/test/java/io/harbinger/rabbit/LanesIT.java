@@ -73,11 +73,19 @@ class LanesIT {
 
   @EachBroker
   void classicLanes_weighted_shortJobsOvertakeLong_nothingLost(TestBroker broker) throws Exception {
-    overtakes(broker, CLASSIC, LaneOptions.defaults());
+    overtakes(broker, CLASSIC, LaneOptions.defaults().withFetch(LaneFetch.PUSH));
   }
 
   @EachBroker
   void quorumLanes_weighted_shortJobsOvertakeLong_nothingLost(TestBroker broker) throws Exception {
+    overtakes(broker, QUORUM, LaneOptions.defaults().withFetch(LaneFetch.PUSH));
+  }
+
+  /** The lanes a user gets without choosing: pulled on classic queues, pushed on quorum queues. */
+  @EachBroker
+  void defaults_pullClassicLanes_andPushQuorumLanes(TestBroker broker) throws Exception {
+    assertThat(LaneOptions.defaults().fetch()).isEqualTo(LaneFetch.BY_QUEUE_TYPE);
+    overtakes(broker, CLASSIC, LaneOptions.defaults());
     overtakes(broker, QUORUM, LaneOptions.defaults());
   }
 
@@ -188,9 +196,14 @@ class LanesIT {
           .hasSize(10);
       AdapterStats stats = consumerOptions.stats();
       assertThat(stats.laneHandoffs()).isEqualTo(22);
-      // Held: at most the lane prefetch (2) per lane at once.
-      assertThat(stats.laneHeldMax()).isBetween(1L, 6L);
-      assertThat(stats.laneHeldMeanMillis()).isGreaterThanOrEqualTo(0.0);
+      if (laneOptions.fetch().on(layout.type(), false) == LaneFetch.PUSH) {
+        // Held: at most the lane prefetch (2) per lane at once.
+        assertThat(stats.laneHeldMax()).isBetween(1L, 6L);
+        assertThat(stats.laneHeldMeanMillis()).isGreaterThanOrEqualTo(0.0);
+        assertThat(stats.laneGets()).isZero();
+      } else {
+        assertThat(stats.laneGets()).as("basic.get calls of a pulling consumer").isPositive();
+      }
     } finally {
       for (int level = 0; level < 2; level++) {
         Quietly.deleteQueue(connection, queue + ".lane-" + level);
