@@ -30,6 +30,7 @@ final class ReportBuffer {
   private final Ticker ticker;
   private final LongAdder dropped;
   private long undeclaredDrops; // guarded by lock
+  private long dropsForNextReports; // guarded by lock
   private boolean open = true; // guarded by lock
   private long deadline; // guarded by lock
 
@@ -81,11 +82,25 @@ final class ReportBuffer {
     }
   }
 
-  /** Adds drops for a later batch to declare: those of a batch that was lost or reached no one. */
+  /** Adds drops for a later batch to declare: those of a batch that was lost. */
   void carry(long drops) {
     lock.lock();
     try {
       undeclaredDrops += drops;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Adds drops for the next batch with reports to declare: those of a batch that reached no queue.
+   * They do not make a batch of their own, which would reach no queue either, again and again at
+   * every flush interval while nothing is bound to the reports exchange.
+   */
+  void carryWithNextReports(long drops) {
+    lock.lock();
+    try {
+      dropsForNextReports += drops;
     } finally {
       lock.unlock();
     }
@@ -184,6 +199,10 @@ final class ReportBuffer {
   private long take(List<DurationReport> batch) {
     for (int i = 0; i < batchSize && !reports.isEmpty(); i++) {
       batch.add(reports.pollFirst());
+    }
+    if (!batch.isEmpty()) {
+      undeclaredDrops += dropsForNextReports;
+      dropsForNextReports = 0;
     }
     long declared = Math.min(undeclaredDrops, ReportIngestor.MAX_DECLARED_DROPS);
     undeclaredDrops -= declared;

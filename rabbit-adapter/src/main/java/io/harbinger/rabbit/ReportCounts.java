@@ -27,14 +27,18 @@ final class ReportCounts implements ReportChannel.Settlements {
   final LongAdder unroutable = new LongAdder();
   private final AtomicBoolean reachingNoQueue = new AtomicBoolean();
   private final LongConsumer carry;
+  private final LongConsumer carryWithNextReports;
 
   /**
    * Creates the counts.
    *
-   * @param carry takes drops to declare again in a later batch
+   * @param carry takes drops to declare again in a later batch (those of a lost batch)
+   * @param carryWithNextReports takes drops to declare again with the next reports (those of a
+   *     batch that reached no queue)
    */
-  ReportCounts(LongConsumer carry) {
+  ReportCounts(LongConsumer carry, LongConsumer carryWithNextReports) {
     this.carry = carry;
+    this.carryWithNextReports = carryWithNextReports;
   }
 
   /** Counts a batch that will never be confirmed; its reports and the drops it carried go back. */
@@ -62,7 +66,7 @@ final class ReportCounts implements ReportChannel.Settlements {
     }
     unroutable.add(batch.reports());
     if (batch.carriedDrops() > 0) {
-      carry.accept(batch.carriedDrops());
+      carryWithNextReports.accept(batch.carriedDrops());
     }
     if (reachingNoQueue.compareAndSet(false, true)) {
       LOG.warn(

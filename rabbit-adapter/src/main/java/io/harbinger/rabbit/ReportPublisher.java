@@ -100,7 +100,8 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   private final Ticker ticker;
   private final int capacity;
   private final ReportBuffer buffer;
-  private final ReportCounts counts = new ReportCounts(this::carryDrops);
+  private final ReportCounts counts =
+      new ReportCounts(this::carryDrops, this::carryDropsWithNextReports);
   private final BlockedListener blockedListener;
   private final ShutdownListener connectionShutdown;
   private final Thread sender;
@@ -409,6 +410,11 @@ public final class ReportPublisher implements ReportSink, AutoCloseable {
   /** Declares drops again in a later batch. */
   private void carryDrops(long drops) {
     buffer.carry(drops);
+  }
+
+  /** Declares drops again in the next batch with reports. */
+  private void carryDropsWithNextReports(long drops) {
+    buffer.carryWithNextReports(drops);
   }
 
   /**

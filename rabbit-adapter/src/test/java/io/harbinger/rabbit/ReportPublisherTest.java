@@ -497,6 +497,31 @@ class ReportPublisherTest {
   }
 
   @Test
+  void dropsOfABatchThatReachedNoQueue_waitForTheNextReports_insteadOfABatchOfTheirOwn()
+      throws Exception {
+    publisher = builder().batchSize(1).flushInterval(Duration.ofMillis(20)).start();
+    answer.set(Answer.NACK);
+    publisher.accept(report(0));
+    await().atMost(Duration.ofSeconds(5)).until(() -> publisher.dropped() == 1);
+    // The lost report is declared in the next batch, which reaches no queue.
+    java.util.concurrent.atomic.AtomicInteger publishes =
+        new java.util.concurrent.atomic.AtomicInteger();
+    answer.set(Answer.RETURN);
+    onPublish = publishes::incrementAndGet;
+    await().atMost(Duration.ofSeconds(5)).until(() -> publishes.get() >= 1);
+
+    Thread.sleep(400); // 20 flush intervals
+    assertThat(publishes.get())
+        .as("batches of drops alone, while nothing is bound (one per interval before)")
+        .isLessThanOrEqualTo(2);
+
+    answer.set(Answer.ACK);
+    publisher.accept(report(1));
+    await().atMost(Duration.ofSeconds(5)).until(() -> reportsSent() == 1);
+    assertThat(nonEmpty().get(0).getDroppedSinceLast()).isEqualTo(1);
+  }
+
+  @Test
   void unconfirmedBatches_areBounded_andClosingCountsThoseLeftAsDropped() throws Exception {
     publisher =
         builder()
