@@ -307,6 +307,7 @@ class EndToEndIT {
     }
     Channel producer = PredictiveChannels.wrap(producerConnection.createChannel(), user, router);
     closeables.add(producer);
+    producer.confirmSelect();
     int longs = 2 * PER_TYPE;
     for (int i = 0; i < longs; i++) {
       producer.basicPublish("", q, message(longType, System.nanoTime()), new byte[0]);
@@ -314,6 +315,9 @@ class EndToEndIT {
     for (int i = 0; i < PER_TYPE; i++) {
       producer.basicPublish("", q, message(shortType, System.nanoTime()), new byte[0]);
     }
+    // Every message in the queue before the first get: otherwise a get may come before the
+    // short jobs are enqueued and deliver a long one that was alone there.
+    producer.waitForConfirmsOrDie(10_000);
 
     List<String> order;
     try (Channel ch = producerConnection.createChannel()) {
