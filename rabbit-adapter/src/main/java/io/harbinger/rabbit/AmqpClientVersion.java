@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  */
 final class AmqpClientVersion {
 
-  /** The oldest client tested: the one Spring Boot 4.0's dependency management selects. */
-  static final String OLDEST = "5.27.1";
+  /** The oldest client tested: the one Spring Boot 3.5's dependency management selects. */
+  static final String OLDEST = "5.25.0";
 
   /** The newest client the integration tests ran against. */
   static final String NEWEST_TESTED = "5.38.0";
@@ -39,7 +39,7 @@ final class AmqpClientVersion {
   /**
    * Returns why a client version is not supported.
    *
-   * @param version the client's version, such as {@code "5.27.1"}; may be null or garbage
+   * @param version the client's version, such as {@code "5.25.0"}; may be null or garbage
    * @return the reason, or null when it is supported
    */
   static String problem(String version) {
@@ -48,10 +48,10 @@ final class AmqpClientVersion {
         m != null
             && m.matches()
             && Integer.parseInt(m.group(1)) == 5
-            && Integer.parseInt(m.group(2)) >= 27;
+            && Integer.parseInt(m.group(2)) >= 25;
     return supported
         ? null
-        : "Harbinger needs the RabbitMQ Java client (com.rabbitmq:amqp-client) 5.27 or a later 5.x"
+        : "Harbinger needs the RabbitMQ Java client (com.rabbitmq:amqp-client) 5.25 or a later 5.x"
             + " (tested with "
             + OLDEST
             + " to "

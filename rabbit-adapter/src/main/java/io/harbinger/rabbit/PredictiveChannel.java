@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * with all the parameters, so mandatory, immediate, confirms and transactions behave as without the
  * wrapper. The {@code ByteBuffer} overload of newer clients is not overridden: its default method
  * copies the body into an array and calls the {@code byte[]} overload, so such a publish is stamped
- * like any other, and the adapter compiles and runs against every client from 5.27 on. Consume: the
+ * like any other, and the adapter compiles and runs against every client from 5.25 on. Consume: the
  * twenty {@code basicConsume} overloads fill in the defaults (consumer tag {@code ""}, {@code
  * noLocal} and {@code exclusive} false, no arguments) and turn a {@link DeliverCallback} and its
  * companions into a {@link Consumer} ({@link CallbackConsumer}), as the client does, and funnel

@@ -10,18 +10,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AmqpClientVersionTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"5.27.0", "5.27.1", "5.37.1", "5.38.0", "5.40.0-SNAPSHOT"})
+  @ValueSource(strings = {"5.25.0", "5.27.1", "5.37.1", "5.38.0", "5.40.0-SNAPSHOT"})
   void problem_supportedVersion_isNone(String version) {
     assertThat(AmqpClientVersion.problem(version)).isNull();
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"5.26.0", "5.7.3", "4.12.0", "6.0.0", "garbage", ""})
+  @ValueSource(strings = {"5.24.0", "5.7.3", "4.12.0", "6.0.0", "garbage", ""})
   void problem_otherVersion_namesItAndTheSupportedRange(String version) {
     assertThat(AmqpClientVersion.problem(version))
         .isEqualTo(
-            "Harbinger needs the RabbitMQ Java client (com.rabbitmq:amqp-client) 5.27 or a later 5.x"
-                + " (tested with 5.27.1 to 5.38.0), but found "
+            "Harbinger needs the RabbitMQ Java client (com.rabbitmq:amqp-client) 5.25 or a later 5.x"
+                + " (tested with 5.25.0 to 5.38.0), but found "
                 + version
                 + ": depend on a supported version");
   }

@@ -16,23 +16,22 @@ import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.util.ClassUtils;
@@ -49,7 +48,12 @@ import org.springframework.util.ClassUtils;
  * none. With {@code harbinger.mode=off} nothing but the properties is created, and templates and
  * containers behave exactly as without Harbinger.
  */
-@AutoConfiguration(after = RabbitAutoConfiguration.class)
+@AutoConfiguration(
+    afterName = {
+      // Spring Boot 4, and Spring Boot 3.
+      "org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration",
+      "org.springframework.boot.autoconfigure.amqp.RabbitAutoConfiguration"
+    })
 @ConditionalOnClass(RabbitTemplate.class)
 @EnableConfigurationProperties(HarbingerProperties.class)
 public final class HarbingerAutoConfiguration {
@@ -121,7 +125,7 @@ public final class HarbingerAutoConfiguration {
             throw new IllegalStateException(
                 "harbinger.router.kind=sidecar needs the sidecar client ("
                     + SidecarRouters.CLIENT_CLASS
-                    + ") on the classpath: add the io.harbinger:sidecar-client dependency");
+                    + ") on the classpath: add the io.harbinger:harbinger-sidecar-client dependency");
           }
           yield SidecarRouters.watch(properties.router().sidecar(), properties.levels());
         }
@@ -187,19 +191,27 @@ public final class HarbingerAutoConfiguration {
     }
   }
 
-  /** Harbinger's part of the actuator's health. */
+  /** Harbinger's part of the actuator's health, on Spring Boot 4. */
   @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass({HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class})
-  @Conditional(HarbingerOn.class)
+  @ConditionalOnClass(name = BOOT4_HEALTH_INDICATOR)
+  @Conditional({HarbingerOn.class, HealthIndicatorEnabled.class})
   @ConditionalOnBean(ConnectionFactory.class)
   static class Health {
 
     @Bean
-    @ConditionalOnEnabledHealthIndicator("harbinger")
-    HealthIndicator harbingerHealthIndicator(HarbingerRuntime runtime) {
-      return new HarbingerHealthIndicator(runtime);
+    HarbingerHealthIndicator harbingerHealthIndicator(HarbingerRuntime runtime) {
+      return new HarbingerHealthIndicator(new HarbingerHealth(runtime));
     }
   }
+
+  /** Harbinger's part of the actuator's health, on Spring Boot 3. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = Boot3HealthIndicator.INDICATOR)
+  @ConditionalOnMissingClass(BOOT4_HEALTH_INDICATOR)
+  @Conditional({HarbingerOn.class, HealthIndicatorEnabled.class})
+  @ConditionalOnBean(ConnectionFactory.class)
+  @Import(Boot3HealthIndicator.Registrar.class)
+  static class Boot3Health {}
 
   /** Harbinger's meters, when Micrometer is present. */
   @Configuration(proxyBeanMethods = false)
@@ -211,6 +223,35 @@ public final class HarbingerAutoConfiguration {
     @Bean
     HarbingerMetrics harbingerMetrics(HarbingerRuntime runtime, HarbingerListenerAdvice advice) {
       return new HarbingerMetrics(runtime, advice);
+    }
+  }
+
+  private static final String BOOT4_HEALTH_INDICATOR =
+      "org.springframework.boot.health.contributor.HealthIndicator";
+
+  /**
+   * Matches unless {@code management.health.harbinger.enabled} is false, or, when that is not set,
+   * {@code management.health.defaults.enabled} is: the actuator's rule for every health indicator.
+   */
+  static final class HealthIndicatorEnabled extends SpringBootCondition {
+    @Override
+    public ConditionOutcome getMatchOutcome(
+        ConditionContext context, AnnotatedTypeMetadata metadata) {
+      String own = context.getEnvironment().getProperty("management.health.harbinger.enabled");
+      String property =
+          own != null
+              ? "management.health.harbinger.enabled"
+              : "management.health.defaults.enabled";
+      boolean enabled =
+          Boolean.parseBoolean(
+              own != null
+                  ? own
+                  : context
+                      .getEnvironment()
+                      .getProperty("management.health.defaults.enabled", "true"));
+      return enabled
+          ? ConditionOutcome.match(property + " is not false")
+          : ConditionOutcome.noMatch(property + " is false");
     }
   }
 

@@ -194,7 +194,8 @@ class HarbingerAutoConfigurationTest {
                 assertThat(context)
                     .getFailure()
                     .rootCause()
-                    .hasMessageContaining("add the io.harbinger:sidecar-client dependency"));
+                    .hasMessageContaining(
+                        "add the io.harbinger:harbinger-sidecar-client dependency"));
   }
 
   @Test
@@ -206,6 +207,30 @@ class HarbingerAutoConfigurationTest {
               assertThat(context).hasSingleBean(HarbingerRuntime.class);
               assertThat(context).doesNotHaveBean("harbingerHealthIndicator");
             });
+  }
+
+  @Test
+  void healthIndicatorsDisabledByDefault_isLeftOut_unlessHarbingersIsEnabled() {
+    runner
+        .withPropertyValues("management.health.defaults.enabled=false")
+        .run(context -> assertThat(context).doesNotHaveBean("harbingerHealthIndicator"));
+    runner
+        .withPropertyValues(
+            "management.health.defaults.enabled=false", "management.health.harbinger.enabled=true")
+        .run(context -> assertThat(context).hasBean("harbingerHealthIndicator"));
+  }
+
+  @Test
+  void onSpringBoot4_theIndicatorIsBoot4s_andReportsUnknownUntilTheRouterHasLevels() {
+    runner.run(
+        context -> {
+          HealthIndicator indicator =
+              context.getBean("harbingerHealthIndicator", HealthIndicator.class);
+          assertThat(indicator.health().getStatus().getCode()).isEqualTo("UNKNOWN");
+          assertThat(indicator.health().getDetails())
+              .containsEntry("mode", "predictive")
+              .containsKey("learning");
+        });
   }
 
   @Test

@@ -1,0 +1,229 @@
+package io.harbinger.boot3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import io.harbinger.predictor.HistogramPredictor;
+import io.harbinger.predictor.Keys;
+import io.harbinger.predictor.Mode;
+import io.harbinger.predictor.Predictor;
+import io.harbinger.predictor.PredictorConfig;
+import io.harbinger.predictor.PredictorTuning;
+import io.harbinger.predictor.Ticker;
+import io.harbinger.spring.HarbingerQueues;
+import io.harbinger.spring.HarbingerStamping;
+import io.harbinger.testing.EachBroker;
+import io.harbinger.testing.ProgressWait;
+import io.harbinger.testing.Quietly;
+import io.harbinger.testing.TestBroker;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.springframework.amqp.core.AmqpAdmin;
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.Queue;
+import org.springframework.amqp.rabbit.annotation.RabbitListener;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.actuate.health.CompositeHealth;
+import org.springframework.boot.actuate.health.Health;
+import org.springframework.boot.actuate.health.HealthComponent;
+import org.springframework.boot.actuate.health.HealthEndpoint;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The starter in a Spring Boot 3.5 application, with the versions Boot 3.5 selects: the template
+ * stamps, the listener is timed, the embedded router learns a 2 ms and a 200 ms job type, and then
+ * short jobs published behind a backlog of long ones are delivered first; the actuator's health
+ * shows Harbinger's component and its learning, and the meters are registered.
+ */
+class SpringBoot3IT {
+
+  private static final int PER_TYPE = 10;
+
+  private final List<String> queues = new ArrayList<>();
+  private ConfigurableApplicationContext context;
+  private String reportsExchange;
+
+  @AfterEach
+  void tearDown(TestBroker broker) throws Exception {
+    if (context != null) {
+      context.close();
+    }
+    try (Connection c = broker.newConnection("harbinger-it-cleanup")) {
+      queues.forEach(q -> Quietly.deleteQueue(c, q));
+      Quietly.deleteExchange(c, reportsExchange);
+    }
+  }
+
+  /** The listeners: each sleeps for its job type's time and records the type. */
+  static final class Jobs {
+    final Map<String, Long> millis;
+    final List<String> learned = new CopyOnWriteArrayList<>();
+    final List<String> ordered = new CopyOnWriteArrayList<>();
+
+    Jobs(Map<String, Long> millis) {
+      this.millis = millis;
+    }
+
+    private void handle(Message m, List<String> done) throws InterruptedException {
+      String type = m.getMessageProperties().getHeaders().get("x-job-type").toString();
+      Thread.sleep(millis.get(type));
+      done.add(type);
+    }
+
+    @RabbitListener(id = "learn", queues = "${test.learn}")
+    void learn(Message m) throws InterruptedException {
+      handle(m, learned);
+    }
+
+    @RabbitListener(id = "ordered", queues = "${test.ordered}", autoStartup = "false")
+    void ordered(Message m) throws InterruptedException {
+      handle(m, ordered);
+    }
+  }
+
+  @SpringBootConfiguration
+  @EnableAutoConfiguration
+  static class JobsApp {
+
+    /** The embedded router's predictor, tuned to trust a key after a few observations. */
+    @Bean
+    Predictor predictor() {
+      return new HistogramPredictor(
+          PredictorConfig.builder().minObservations(5).keyDecay(0.8).build(),
+          PredictorTuning.builder().boundaryMinObservations(10).boundaryRefreshEvery(5).build(),
+          Ticker.SYSTEM,
+          Mode.PREDICTIVE);
+    }
+
+    @Bean
+    Queue learnQueue(HarbingerQueues queues, @Value("${test.learn}") String name) {
+      return queues.queue(name);
+    }
+
+    @Bean
+    Queue orderedQueue(HarbingerQueues queues, @Value("${test.ordered}") String name) {
+      return queues.queue(name);
+    }
+
+    @Bean
+    Jobs jobs(@Value("${test.short}") String shortType, @Value("${test.long}") String longType) {
+      return new Jobs(Map.of(shortType, 2L, longType, 200L));
+    }
+  }
+
+  @EachBroker
+  void onSpringBoot3_theStarterLearns_andShortJobsOvertakeALongBacklog(TestBroker broker)
+      throws InterruptedException {
+    assertThat(SpringBootVersion.getVersion()).startsWith("3.5.");
+    reportsExchange = TestBroker.unique("boot3.reports");
+    String run = reportsExchange.substring(reportsExchange.lastIndexOf('.') + 1);
+    String shortType = "reserve-" + run;
+    String longType = "export-" + run;
+    String learnQueue = queue("learn");
+    String orderedQueue = queue("ordered");
+    ConnectionFactory f = broker.factory();
+    context =
+        new SpringApplicationBuilder(JobsApp.class)
+            .properties(
+                "spring.main.web-application-type=none",
+                "spring.main.banner-mode=off",
+                "spring.rabbitmq.host=" + f.getHost(),
+                "spring.rabbitmq.port=" + f.getPort(),
+                "spring.rabbitmq.username=" + f.getUsername(),
+                "spring.rabbitmq.password=" + f.getPassword(),
+                "spring.rabbitmq.virtual-host=" + f.getVirtualHost(),
+                "spring.rabbitmq.listener.simple.prefetch=1",
+                "management.endpoint.health.show-details=always",
+                "harbinger.reports-exchange=" + reportsExchange,
+                "test.learn=" + learnQueue,
+                "test.ordered=" + orderedQueue,
+                "test.short=" + shortType,
+                "test.long=" + longType)
+            .run();
+
+    RabbitTemplate template = context.getBean(RabbitTemplate.class);
+    assertThat(template.getBeforePublishPostProcessors())
+        .anyMatch(HarbingerStamping.class::isInstance);
+    Predictor predictor = context.getBean(Predictor.class);
+    Jobs jobs = context.getBean(Jobs.class);
+
+    for (int i = 0; i < 8; i++) {
+      send(template, learnQueue, longType);
+      send(template, learnQueue, shortType);
+    }
+    ProgressWait.on("observations accepted", () -> predictor.stats().accepted())
+        .until(
+            "both job types learned",
+            () ->
+                predictor.peek(Keys.of("guest", shortType)).isPredicted()
+                    && predictor.peek(Keys.of("guest", longType)).isPredicted());
+    assertThat(predictor.peek(Keys.of("guest", shortType)).level())
+        .isLessThan(predictor.peek(Keys.of("guest", longType)).level());
+
+    for (int i = 0; i < PER_TYPE; i++) {
+      send(template, orderedQueue, longType);
+    }
+    for (int i = 0; i < PER_TYPE; i++) {
+      send(template, orderedQueue, shortType);
+    }
+    AmqpAdmin admin = context.getBean(AmqpAdmin.class);
+    ProgressWait.on("messages queued", () -> admin.getQueueInfo(orderedQueue).getMessageCount())
+        .untilAtLeast(2 * PER_TYPE);
+    context.getBean(RabbitListenerEndpointRegistry.class).getListenerContainer("ordered").start();
+    ProgressWait.on("messages handled", jobs.ordered::size).untilAtLeast(2 * PER_TYPE);
+    System.out.println("Spring Boot " + SpringBootVersion.getVersion() + ": " + jobs.ordered);
+    assertThat(jobs.ordered.subList(0, PER_TYPE)).containsOnly(shortType);
+    assertThat(jobs.ordered).hasSize(2 * PER_TYPE);
+
+    HealthComponent component =
+        ((CompositeHealth) context.getBean(HealthEndpoint.class).health())
+            .getComponents()
+            .get("harbinger");
+    assertThat(component).as("Harbinger's component of the actuator's health").isNotNull();
+    Health health = (Health) component;
+    assertThat(health.getStatus()).isEqualTo(Status.UP);
+    assertThat(health.getDetails()).containsEntry("mode", "predictive");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> learning = (Map<String, Object>) health.getDetails().get("learning");
+    assertThat(learning).containsEntry("reordering", true).containsEntry("trustedKeys", 2L);
+
+    MeterRegistry meters = context.getBean(MeterRegistry.class);
+    ProgressWait.on(
+            "jobs timed",
+            () ->
+                meters.get("harbinger.client.handler").timers().stream()
+                    .mapToLong(t -> t.count())
+                    .sum())
+        .untilAtLeast(jobs.learned.size() + 2L * PER_TYPE);
+  }
+
+  private String queue(String what) {
+    String q = TestBroker.unique("boot3." + what);
+    queues.add(q);
+    return q;
+  }
+
+  private static void send(RabbitTemplate template, String queue, String jobType) {
+    template.convertAndSend(
+        "",
+        queue,
+        "job",
+        m -> {
+          m.getMessageProperties().setHeader("x-job-type", jobType);
+          return m;
+        });
+  }
+}
