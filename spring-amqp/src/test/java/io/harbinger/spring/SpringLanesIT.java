@@ -23,11 +23,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.springframework.amqp.core.Declarables;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.annotation.RabbitListener;
+import org.springframework.amqp.rabbit.connection.CorrelationData;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
 import org.springframework.amqp.support.AmqpHeaders;
@@ -178,7 +180,9 @@ class SpringLanesIT {
     return "export-" + run;
   }
 
-  private static void send(RabbitTemplate template, String queue, String jobType, String id) {
+  private static CorrelationData send(
+      RabbitTemplate template, String queue, String jobType, String id) {
+    CorrelationData correlation = new CorrelationData(id);
     template.convertAndSend(
         "",
         queue,
@@ -187,7 +191,9 @@ class SpringLanesIT {
           m.getMessageProperties().setHeader("x-job-type", jobType);
           m.getMessageProperties().setHeader("x-test-id", id);
           return m;
-        });
+        },
+        correlation);
+    return correlation;
   }
 
   private void learn(ConfigurableApplicationContext context) throws InterruptedException {
@@ -208,6 +214,13 @@ class SpringLanesIT {
               () -> learned(predictor) || jobs.learned.size() >= target);
     }
     ProgressWait.on("learning messages handled", jobs.learned::size).untilAtLeast(sent);
+    // Every learning report reached the predictor, so the levels hold while the lanes fill.
+    ProgressWait.on("observations", () -> observations(predictor)).untilAtLeast(sent);
+  }
+
+  private static long observations(Predictor predictor) {
+    var s = predictor.stats();
+    return s.accepted() + s.censored() + s.rejectedKeys() + s.rejectedDurations();
   }
 
   private boolean learned(Predictor predictor) {
@@ -235,15 +248,22 @@ class SpringLanesIT {
     LaneLayout layout = Lanes.layoutOf(logical);
     MeterRegistry meters = context.getBean(MeterRegistry.class);
     Jobs jobs = context.getBean(Jobs.class);
-    long timedBefore = timed(meters);
+    long timedBefore =
+        ProgressWait.on("learning jobs timed", () -> timed(meters))
+            .untilAtLeast(jobs.learned.size());
     assertThat(timedBefore).isEqualTo(jobs.learned.size());
 
-    // A backlog of long jobs, then short ones, through the application's template.
+    // A backlog of long jobs, then short ones, through the application's template, confirmed.
+    List<CorrelationData> confirms = new ArrayList<>();
     for (int i = 0; i < PER_TYPE; i++) {
-      send(template, logical, longType(), "long-" + i);
+      confirms.add(send(template, logical, longType(), "long-" + i));
     }
     for (int i = 0; i < PER_TYPE; i++) {
-      send(template, logical, shortType(), "short-" + i);
+      confirms.add(send(template, logical, shortType(), "short-" + i));
+    }
+    for (CorrelationData c : confirms) {
+      assertThat(c.getFuture().get(30, TimeUnit.SECONDS).ack()).isTrue();
+      assertThat(c.getReturned()).isNull();
     }
     String shortLane = layout.laneName(shortLevel);
     String longLane = layout.laneName(longLevel);
@@ -266,6 +286,24 @@ class SpringLanesIT {
     assertThat(order.subList(0, PER_TYPE)).filteredOn(shortType()::equals).hasSizeGreaterThan(3);
     // Every delivery was timed once: by the channel that chose it, not again by the advice.
     assertThat(timed(meters)).isEqualTo(timedBefore + 2L * PER_TYPE);
+
+    // A mandatory message whose lane does not exist comes back, naming the lane.
+    String missing = TestBroker.unique("spring.lanes.missing");
+    Lanes.declared(Lanes.layout(missing, layout.levels(), Map.of()));
+    CorrelationData returned = send(template, missing, shortType(), "returned");
+    assertThat(returned.getFuture().get(30, TimeUnit.SECONDS).ack()).isTrue();
+    assertThat(returned.getReturned()).isNotNull();
+    Map<String, Object> headers =
+        returned.getReturned().getMessage().getMessageProperties().getHeaders();
+    assertThat(headers).containsEntry("x-test-id", "returned");
+    java.util.regex.Matcher stamped =
+        java.util.regex.Pattern.compile("^v1;l=(\\d);m=p;")
+            .matcher(String.valueOf(headers.get("x-harbinger")));
+    assertThat(stamped.find()).as("stamp %s", headers.get("x-harbinger")).isTrue();
+    int returnedLevel = Integer.parseInt(stamped.group(1));
+    assertThat(returnedLevel).isLessThan(layout.levels() - 1);
+    assertThat(returned.getReturned().getRoutingKey())
+        .isEqualTo(Lanes.layoutOf(missing).laneName(returnedLevel));
 
     // Acknowledged: nothing comes back to any lane once the application has stopped.
     context.close();

@@ -39,6 +39,8 @@ import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.connection.Connection;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.amqp.rabbit.listener.DirectMessageListenerContainer;
+import org.springframework.amqp.rabbit.listener.SimpleMessageListenerContainer;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -254,5 +256,38 @@ class SpringLanesTest {
     verify(target, never()).basicNack(anyLong(), eq(true), anyBoolean());
     assertThat(LaneListenerChannel.timesDeliveries(channel, "plain")).isFalse();
     assertThat(LaneListenerChannel.timesDeliveries(target, "plain")).isFalse();
+  }
+
+  @Test
+  void laneListeners_simpleContainerOfALanesQueue_getsTheLanesView_directOneIsRefused() {
+    String q = TestBroker.unique("spring.lanes.containers");
+    String plain = TestBroker.unique("spring.lanes.other");
+    new HarbingerQueues(connectionFactory, 3).lanes(q);
+    ChannelOptions options = ChannelOptions.builder("shop").build();
+
+    SimpleMessageListenerContainer simple = new SimpleMessageListenerContainer(connectionFactory);
+    simple.setQueueNames(plain, q);
+    LaneListeners.install(simple, options);
+    assertThat(simple.getConnectionFactory()).isInstanceOf(LanesConnectionFactory.class);
+    assertThat(((LanesConnectionFactory) simple.getConnectionFactory()).delegate())
+        .isSameAs(connectionFactory);
+    LaneListeners.install(simple, options);
+    assertThat(((LanesConnectionFactory) simple.getConnectionFactory()).delegate())
+        .as("installed once")
+        .isSameAs(connectionFactory);
+
+    SimpleMessageListenerContainer other = new SimpleMessageListenerContainer(connectionFactory);
+    other.setQueueNames(plain);
+    LaneListeners.install(other, options);
+    assertThat(other.getConnectionFactory()).isSameAs(connectionFactory);
+
+    DirectMessageListenerContainer direct = new DirectMessageListenerContainer(connectionFactory);
+    direct.setListenerId("orders");
+    direct.setQueueNames(q);
+    assertThatThrownBy(() -> LaneListeners.install(direct, options))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("listener container 'orders' (DirectMessageListenerContainer)")
+        .hasMessageContaining("[" + q + "]")
+        .hasMessageContaining("use a SimpleRabbitListenerContainerFactory");
   }
 }
