@@ -59,6 +59,19 @@ public record LaneLayout(String queue, int levels, Map<String, Object> arguments
   }
 
   /**
+   * Returns the lane a message stamped at a level goes to: that level's lane, and the lowest lane
+   * ({@code queue}) when the level is outside [0, levels) or the message was stamped in shadow
+   * mode, so that delivery order stays as without Harbinger.
+   *
+   * @param level the stamped level
+   * @param shadow whether the message was stamped in shadow mode
+   * @return the lane's name
+   */
+  public String laneFor(int level, boolean shadow) {
+    return laneName(shadow || level < 0 || level >= levels ? levels - 1 : level);
+  }
+
+  /**
    * Returns every lane's name, level 0 first.
    *
    * @return the names, the last being {@code queue}

@@ -142,15 +142,11 @@ final class StampingPublisher {
         props == null ? null : props.getUserId(),
         props,
         (p, level, priority, userId, appId, publishedAt, mode) -> {
-          int laneLevel = level;
           if (level >= lanes.levels()) {
             stats.increment(Counter.INVALID_LEVEL);
-            laneLevel = lanes.levels() - 1;
-          } else if (MessageStamper.SHADOW_MODE.equals(mode)) {
-            laneLevel = lanes.levels() - 1;
           }
           return new LanePublish(
-              lanes.laneName(laneLevel),
+              lanes.laneFor(level, MessageStamper.SHADOW_MODE.equals(mode)),
               properties(
                   p, level, p == null ? null : p.getPriority(), userId, appId, publishedAt, mode));
         });

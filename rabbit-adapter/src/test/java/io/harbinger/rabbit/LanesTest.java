@@ -32,6 +32,17 @@ class LanesTest {
   }
 
   @Test
+  void laneFor_levelsLane_lowestInShadowModeOrOutOfRange() {
+    LaneLayout layout = new LaneLayout("jobs", 3, Map.of());
+    assertThat(layout.laneFor(0, false)).isEqualTo("jobs.lane-0");
+    assertThat(layout.laneFor(1, false)).isEqualTo("jobs.lane-1");
+    assertThat(layout.laneFor(2, false)).isEqualTo("jobs");
+    assertThat(layout.laneFor(0, true)).isEqualTo("jobs");
+    assertThat(layout.laneFor(3, false)).isEqualTo("jobs");
+    assertThat(layout.laneFor(-1, false)).isEqualTo("jobs");
+  }
+
+  @Test
   void layout_levelsOutside2to10_emptyName_refused() {
     assertThatThrownBy(() -> LaneOptions.defaults().withFetch(null))
         .isInstanceOf(NullPointerException.class)

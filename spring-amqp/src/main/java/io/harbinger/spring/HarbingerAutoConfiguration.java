@@ -39,8 +39,9 @@ import org.springframework.util.ClassUtils;
 /**
  * Spring Boot auto-configuration of Harbinger for RabbitMQ: binds {@code harbinger.*}, and unless
  * {@code harbinger.mode=off} stamps every {@code RabbitTemplate} publish, times every listener
- * container, provides {@link HarbingerQueues}, and joins the actuator's health and metrics when the
- * application has them.
+ * container, makes the simple containers of lanes queues consume every lane ({@link
+ * LaneListeners}), provides {@link HarbingerQueues}, and joins the actuator's health and metrics
+ * when the application has them.
  *
  * <p>The producer identity is the user of the application's {@link ConnectionFactory}. The router
  * is an in-process {@link HistogramPredictor} ({@code harbinger.router.kind=embedded}, the default;
@@ -157,6 +158,14 @@ public final class HarbingerAutoConfiguration {
           () -> List.copyOf(beans.getBeansOfType(Queue.class, false, false).values()),
           queues,
           runtime);
+    }
+
+    @Bean
+    LaneListeners harbingerLaneListeners(
+        HarbingerRuntime runtime,
+        ListableBeanFactory beans,
+        ObjectProvider<RabbitListenerEndpointRegistry> registry) {
+      return new LaneListeners(containers(beans, registry), runtime.options());
     }
 
     @Bean

@@ -36,7 +36,9 @@ import org.springframework.aop.ProxyMethodInvocation;
  *   <li>{@code NONE}: settled on delivery, reported when the listener returns;
  *   <li>batch listeners: not reported, and counted ({@link #untimedBatches()}): a batch's time
  *       belongs to no single key, and splitting it would teach made-up durations;
- *   <li>redeliveries this process did not requeue are reported once as censored.
+ *   <li>redeliveries this process did not requeue are reported once as censored;
+ *   <li>deliveries of a lanes queue: left alone, because the container's channel, which chose them
+ *       among the lanes, times and reports them ({@link LaneListeners}).
  * </ul>
  *
  * <p>Implementation notes. Spring AMQP's advice chain wraps {@code invokeListener(Channel, Object
@@ -80,12 +82,15 @@ public final class HarbingerListenerAdvice implements MethodInterceptor {
     if (!(args[1] instanceof Message message)) {
       return invocation.proceed();
     }
+    MessageProperties props = message.getMessageProperties();
+    if (LaneListenerChannel.timesDeliveries(channel, props.getConsumerQueue())) {
+      return invocation.proceed();
+    }
     Timed timed = timedFor(channel);
     if (timed == null) {
       untimedChannels.increment();
       return invocation.proceed();
     }
-    MessageProperties props = message.getMessageProperties();
     AcknowledgeMode mode = ackModes.modeOf(props.getConsumerQueue());
     long tag = props.getDeliveryTag();
     byte[] body = message.getBody();

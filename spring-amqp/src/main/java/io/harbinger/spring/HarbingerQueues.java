@@ -1,12 +1,19 @@
 package io.harbinger.spring;
 
+import io.harbinger.rabbit.LaneLayout;
+import io.harbinger.rabbit.Lanes;
 import io.harbinger.rabbit.PriorityQueues;
 import io.harbinger.rabbit.QueueType;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.amqp.core.Declarable;
+import org.springframework.amqp.core.Declarables;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.connection.Connection;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
@@ -28,6 +35,16 @@ import org.springframework.amqp.rabbit.connection.ConnectionFactory;
  * @Bean
  * Queue orders(HarbingerQueues queues) {
  *   return queues.queue("orders", Map.of("x-queue-type", "quorum"));   // RabbitMQ 4
+ * }
+ * }</pre>
+ *
+ * <p>{@link #lanes} makes the lanes of a logical queue instead, one queue per level, which reorder
+ * on any queue type and RabbitMQ version (see {@link Lanes}):
+ *
+ * <pre>{@code
+ * @Bean
+ * Declarables jobs(HarbingerQueues queues) {
+ *   return queues.lanes("jobs", Map.of("x-queue-type", "quorum"));   // jobs.lane-0, ..., jobs
  * }
  * }</pre>
  *
@@ -72,6 +89,42 @@ public final class HarbingerQueues {
     Map<String, Object> args = PriorityQueues.arguments(name, levels, arguments, version);
     names.add(name);
     return new Queue(name, true, false, false, args);
+  }
+
+  /**
+   * Returns the durable classic lanes of a logical queue, one per level of {@code
+   * harbinger.levels}.
+   *
+   * @param name the logical queue's name, non-empty; its lowest lane has this name
+   * @return the lanes, for Spring's {@code RabbitAdmin} to declare
+   * @throws IllegalArgumentException as {@link #lanes(String, Map)}
+   */
+  public Declarables lanes(String name) {
+    return lanes(name, Map.of());
+  }
+
+  /**
+   * Returns the durable lanes of a logical queue, one per level of {@code harbinger.levels}, named
+   * and argued as {@link Lanes#declare} declares them, and makes them known to this process: a
+   * {@link HarbingerRabbitTemplate} publishing to {@code name} on the default exchange sends each
+   * message to the lane of its level, and a simple listener container consuming {@code name}
+   * consumes every lane, Harbinger choosing the next delivery.
+   *
+   * @param name the logical queue's name, non-empty; its lowest lane has this name
+   * @param arguments the arguments of every lane (TTL, dead-lettering, {@code x-queue-type=quorum},
+   *     ...), without {@code x-max-priority}
+   * @return the lanes, level 0 first, for Spring's {@code RabbitAdmin} to declare
+   * @throws IllegalArgumentException when the arguments have {@code x-max-priority} (lanes replace
+   *     priorities) or name a stream, or the name is empty; the message names the fix
+   */
+  public Declarables lanes(String name, Map<String, Object> arguments) {
+    LaneLayout layout = Lanes.layout(name, levels, arguments);
+    List<Declarable> lanes = new ArrayList<>(layout.levels());
+    for (String lane : layout.laneNames()) {
+      lanes.add(new Queue(lane, true, false, false, new HashMap<>(layout.arguments())));
+    }
+    Lanes.declared(layout);
+    return new Declarables(lanes);
   }
 
   /**

@@ -1,6 +1,8 @@
 package io.harbinger.spring;
 
 import io.harbinger.rabbit.HarbingerHeaders;
+import io.harbinger.rabbit.LaneLayout;
+import io.harbinger.rabbit.Lanes;
 import io.harbinger.rabbit.MessageStamper;
 import io.harbinger.rabbit.Stamp;
 import org.springframework.amqp.core.Correlation;
@@ -20,6 +22,11 @@ import org.springframework.core.Ordered;
  * Ordered#LOWEST_PRECEDENCE}), after the application's own post-processors have set the job type.
  * The key is the connection's user and the job-type header; a message without a job type gets the
  * producer-only key. The message's properties are changed in place, as Spring's post-processors do.
+ *
+ * <p>A message addressed to a lanes queue ({@link HarbingerQueues#lanes}, on the default exchange)
+ * keeps its priority and gets the lane of its stamped level ({@link LaneLayout#laneFor}), which a
+ * {@link HarbingerRabbitTemplate} then publishes to; a post-processor cannot change the routing key
+ * itself.
  *
  * <p>Thread-safe; one stamp is a local router lookup and a clock read (the publish path never
  * blocks on Harbinger).
@@ -58,28 +65,38 @@ public final class HarbingerStamping implements MessagePostProcessor, Ordered {
     MessageStamper stamper = runtime.stamper();
     MessageProperties props = message.getMessageProperties();
     byte[] body = message.getBody();
-    stamper.stamp(
-        exchange,
-        routingKey,
-        props.getHeaders().get(stamper.jobTypeHeader()),
-        stamper.sizeHint(props.getHeaders(), body == null ? 0 : body.length),
-        props.getPriority(),
-        props.getUserId(),
-        props,
-        HarbingerStamping::apply);
+    LaneLayout lanes = exchange == null || exchange.isEmpty() ? Lanes.layoutOf(routingKey) : null;
+    String lane =
+        stamper.stamp(
+            exchange,
+            routingKey,
+            props.getHeaders().get(stamper.jobTypeHeader()),
+            stamper.sizeHint(props.getHeaders(), body == null ? 0 : body.length),
+            props.getPriority(),
+            props.getUserId(),
+            new Target(props, lanes),
+            HarbingerStamping::apply);
+    LaneChoices.chose(message, lane);
     return message;
   }
 
-  /** Applies a stamp's values to the message's properties, in place. */
-  private static MessageProperties apply(
-      MessageProperties props,
+  /** The properties to stamp, and the lanes the message is addressed to, or null. */
+  private record Target(MessageProperties props, LaneLayout lanes) {}
+
+  /**
+   * Applies a stamp's values to the message's properties, in place, and returns the message's lane
+   * when it addresses a lanes queue (where the caller's priority is kept).
+   */
+  private static String apply(
+      Target target,
       int level,
       Integer priority,
       String userId,
       String appId,
       long publishedAtMicros,
       String mode) {
-    if (priority != null) {
+    MessageProperties props = target.props();
+    if (priority != null && target.lanes() == null) {
       props.setPriority(priority);
     }
     props.setUserId(userId);
@@ -87,7 +104,9 @@ public final class HarbingerStamping implements MessagePostProcessor, Ordered {
       props.setAppId(appId);
     }
     props.setHeader(HarbingerHeaders.STAMP, Stamp.headerValue(publishedAtMicros, level, mode));
-    return props;
+    return target.lanes() == null
+        ? null
+        : target.lanes().laneFor(level, MessageStamper.SHADOW_MODE.equals(mode));
   }
 
   @Override

@@ -254,4 +254,62 @@ class HarbingerAutoConfigurationTest {
               assertThat(context).doesNotHaveBean(HarbingerMetrics.class);
             });
   }
+
+  private final ApplicationContextRunner withTemplate =
+      new ApplicationContextRunner()
+          .withConfiguration(
+              AutoConfigurations.of(
+                  RabbitAutoConfiguration.class,
+                  HarbingerAutoConfiguration.class,
+                  HarbingerTemplateAutoConfiguration.class))
+          .withPropertyValues("spring.rabbitmq.port=1");
+
+  @Configuration(proxyBeanMethods = false)
+  static class OwnTemplate {
+    @Bean
+    RabbitTemplate myTemplate(ConnectionFactory connectionFactory) {
+      return new RabbitTemplate(connectionFactory);
+    }
+  }
+
+  @Test
+  void template_isAHarbingerTemplate_configuredByBootsProperties_andStamped() {
+    withTemplate
+        .withPropertyValues("spring.rabbitmq.template.routing-key=jobs")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(RabbitTemplate.class);
+              RabbitTemplate template = context.getBean(RabbitTemplate.class);
+              assertThat(template).isInstanceOf(HarbingerRabbitTemplate.class);
+              assertThat(template.getRoutingKey()).isEqualTo("jobs");
+              assertThat(template.getConnectionFactory())
+                  .isSameAs(context.getBean(ConnectionFactory.class));
+              assertThat(template.getBeforePublishPostProcessors())
+                  .contains(context.getBean(HarbingerStamping.class));
+              assertThat(context).hasSingleBean(LaneListeners.class);
+            });
+  }
+
+  @Test
+  void template_modeOffOrTheApplicationsOwn_isLeftAsItIs() {
+    withTemplate
+        .withPropertyValues("harbinger.mode=off")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.getBean(RabbitTemplate.class))
+                  .isNotInstanceOf(HarbingerRabbitTemplate.class);
+              assertThat(context).doesNotHaveBean(LaneListeners.class);
+            });
+    withTemplate
+        .withUserConfiguration(OwnTemplate.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(RabbitTemplate.class);
+              assertThat(context.getBean(RabbitTemplate.class))
+                  .isNotInstanceOf(HarbingerRabbitTemplate.class);
+            });
+  }
 }
