@@ -9,15 +9,18 @@ import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.Ticker;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.junit.jupiter.api.Test;
+import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
+import org.springframework.boot.amqp.autoconfigure.RabbitTemplateCustomizer;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 
 /**
  * Each condition of {@link HarbingerAutoConfiguration}, in a context that Spring Boot's own
@@ -310,6 +313,54 @@ class HarbingerAutoConfigurationTest {
               assertThat(context).hasSingleBean(RabbitTemplate.class);
               assertThat(context.getBean(RabbitTemplate.class))
                   .isNotInstanceOf(HarbingerRabbitTemplate.class);
+            });
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class Customizer {
+    @Bean
+    RabbitTemplateCustomizer replyTimeout() {
+      return template -> template.setReplyTimeout(1234);
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class TwoConnectionFactories {
+    @Bean
+    @Primary
+    ConnectionFactory first() {
+      return new CachingConnectionFactory("127.0.0.1", 1);
+    }
+
+    @Bean
+    ConnectionFactory second() {
+      return new CachingConnectionFactory("127.0.0.1", 1);
+    }
+  }
+
+  @Test
+  void template_getsTheApplicationsCustomizers_asBootsOwnWould() {
+    withTemplate
+        .withUserConfiguration(Customizer.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              HarbingerRabbitTemplate template = context.getBean(HarbingerRabbitTemplate.class);
+              assertThat(template).extracting("replyTimeout").isEqualTo(1234L);
+            });
+  }
+
+  @Test
+  void template_severalConnectionFactories_usesThePrimary_asBootsOwnWould() {
+    withTemplate
+        .withUserConfiguration(TwoConnectionFactories.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.getBean(RabbitTemplate.class))
+                  .isInstanceOf(HarbingerRabbitTemplate.class)
+                  .extracting(RabbitTemplate::getConnectionFactory)
+                  .isSameAs(context.getBean("first"));
             });
   }
 }

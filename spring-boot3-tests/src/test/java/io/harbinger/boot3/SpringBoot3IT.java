@@ -12,6 +12,7 @@ import io.harbinger.predictor.PredictorConfig;
 import io.harbinger.predictor.PredictorTuning;
 import io.harbinger.predictor.Ticker;
 import io.harbinger.spring.HarbingerQueues;
+import io.harbinger.spring.HarbingerRabbitTemplate;
 import io.harbinger.spring.HarbingerStamping;
 import io.harbinger.testing.EachBroker;
 import io.harbinger.testing.ProgressWait;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.springframework.amqp.core.AmqpAdmin;
+import org.springframework.amqp.core.Declarables;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.Queue;
 import org.springframework.amqp.rabbit.annotation.RabbitListener;
@@ -92,6 +94,13 @@ class SpringBoot3IT {
     void ordered(Message m) throws InterruptedException {
       handle(m, ordered);
     }
+
+    final List<String> laned = new CopyOnWriteArrayList<>();
+
+    @RabbitListener(id = "lanes", queues = "${test.lanes}", autoStartup = "false")
+    void lanes(Message m) throws InterruptedException {
+      handle(m, laned);
+    }
   }
 
   @SpringBootConfiguration
@@ -119,6 +128,11 @@ class SpringBoot3IT {
     }
 
     @Bean
+    Declarables lanes(HarbingerQueues queues, @Value("${test.lanes}") String name) {
+      return queues.lanes(name);
+    }
+
+    @Bean
     Jobs jobs(@Value("${test.short}") String shortType, @Value("${test.long}") String longType) {
       return new Jobs(Map.of(shortType, 2L, longType, 200L));
     }
@@ -134,6 +148,10 @@ class SpringBoot3IT {
     String longType = "export-" + run;
     String learnQueue = queue("learn");
     String orderedQueue = queue("ordered");
+    String lanesQueue = queue("lanes");
+    for (int level = 0; level < 2; level++) {
+      queues.add(lanesQueue + ".lane-" + level);
+    }
     ConnectionFactory f = broker.factory();
     context =
         new SpringApplicationBuilder(JobsApp.class)
@@ -150,11 +168,15 @@ class SpringBoot3IT {
                 "harbinger.reports-exchange=" + reportsExchange,
                 "test.learn=" + learnQueue,
                 "test.ordered=" + orderedQueue,
+                "test.lanes=" + lanesQueue,
                 "test.short=" + shortType,
                 "test.long=" + longType)
             .run();
 
     RabbitTemplate template = context.getBean(RabbitTemplate.class);
+    assertThat(template)
+        .as("Spring Boot 3's template configured by Harbinger, to publish into lanes")
+        .isInstanceOf(HarbingerRabbitTemplate.class);
     assertThat(template.getBeforePublishPostProcessors())
         .anyMatch(HarbingerStamping.class::isInstance);
     Predictor predictor = context.getBean(Predictor.class);
@@ -188,6 +210,30 @@ class SpringBoot3IT {
     assertThat(jobs.ordered.subList(0, PER_TYPE)).containsOnly(shortType);
     assertThat(jobs.ordered).hasSize(2 * PER_TYPE);
 
+    // Lanes: the same backlog through the template goes to the lanes of its levels, and the
+    // listener takes the short lane first.
+    for (int i = 0; i < PER_TYPE; i++) {
+      send(template, lanesQueue, longType);
+    }
+    for (int i = 0; i < PER_TYPE; i++) {
+      send(template, lanesQueue, shortType);
+    }
+    String shortLane = lane(lanesQueue, predictor.peek(Keys.of("guest", shortType)).level());
+    String longLane = lane(lanesQueue, predictor.peek(Keys.of("guest", longType)).level());
+    ProgressWait.on(
+            "short jobs in their lane", () -> admin.getQueueInfo(shortLane).getMessageCount())
+        .untilAtLeast(PER_TYPE);
+    ProgressWait.on("long jobs in their lane", () -> admin.getQueueInfo(longLane).getMessageCount())
+        .untilAtLeast(PER_TYPE);
+    context.getBean(RabbitListenerEndpointRegistry.class).getListenerContainer("lanes").start();
+    ProgressWait.on("lanes messages handled", jobs.laned::size).untilAtLeast(2 * PER_TYPE);
+    System.out.println("Spring Boot " + SpringBootVersion.getVersion() + ", lanes: " + jobs.laned);
+    assertThat(jobs.laned).hasSize(2 * PER_TYPE);
+    // Weighted lanes give the long level its share: most short jobs come first, not all.
+    assertThat(jobs.laned.subList(0, PER_TYPE).stream().filter(shortType::equals).count())
+        .isGreaterThanOrEqualTo(PER_TYPE / 2 + 1);
+    assertThat(jobs.laned.lastIndexOf(shortType)).isLessThan(2 * PER_TYPE - 1);
+
     HealthComponent component =
         ((CompositeHealth) context.getBean(HealthEndpoint.class).health())
             .getComponents()
@@ -208,6 +254,11 @@ class SpringBoot3IT {
                     .mapToLong(t -> t.count())
                     .sum())
         .untilAtLeast(jobs.learned.size() + 2L * PER_TYPE);
+  }
+
+  /** The lane of a level, with the default 3 levels: the last is the queue itself. */
+  private static String lane(String queue, int level) {
+    return level == 2 ? queue : queue + ".lane-" + level;
   }
 
   private String queue(String what) {
