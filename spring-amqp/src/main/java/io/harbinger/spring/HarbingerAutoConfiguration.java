@@ -16,6 +16,7 @@ import org.springframework.amqp.rabbit.listener.RabbitListenerEndpointRegistry;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -112,6 +113,7 @@ public final class HarbingerAutoConfiguration {
         HarbingerProperties properties,
         ConnectionFactory connectionFactory,
         ObjectProvider<Predictor> predictor) {
+      SpringBootLine.require(SpringBootVersion.getVersion());
       return new HarbingerRuntime(
           properties, connectionFactory, routerSource(properties, predictor));
     }
