@@ -8,6 +8,8 @@ import io.harbinger.predictor.Ticker;
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -195,6 +197,17 @@ final class DeliveryTracker {
     if (!any) {
       stats.increment(Counter.UNMATCHED_SETTLE);
     }
+  }
+
+  /**
+   * Returns the tags of the deliveries whose handler has started and that are not settled yet, up
+   * to a bound: a snapshot.
+   *
+   * @param upTo the highest tag to return
+   * @return the tags, in ascending order
+   */
+  NavigableSet<Long> unsettledTags(long upTo) {
+    return new TreeSet<>(unsettled.headMap(upTo, true).keySet());
   }
 
   /** Records that every unsettled delivery goes back to its queue ({@code basic.recover}). */

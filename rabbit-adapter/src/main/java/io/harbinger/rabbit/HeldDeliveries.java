@@ -74,6 +74,17 @@ final class HeldDeliveries implements AgingLevels<LaneJob> {
     return size;
   }
 
+  /** Returns the lowest delivery tag held, or {@link Long#MAX_VALUE} when nothing is held. */
+  long lowestTag() {
+    long lowest = Long.MAX_VALUE;
+    for (ArrayDeque<LaneJob> queue : queues) {
+      for (LaneJob job : queue) {
+        lowest = Math.min(lowest, job.envelope.getDeliveryTag());
+      }
+    }
+    return lowest;
+  }
+
   /** Forgets every held delivery and returns how many there were. */
   int clear() {
     int n = size;

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntConsumer;
+import java.util.function.LongPredicate;
 import java.util.function.ObjLongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,6 +105,18 @@ final class LaneDispatch {
 
   /** Whether the application heard of a cancel by RabbitMQ. Under the lock. */
   private boolean cancelForwarded;
+
+  /**
+   * How many deliveries are being given back to their lanes, taken from what is held and not yet
+   * rejected. Under the lock.
+   */
+  int returning;
+
+  /**
+   * The tag of the delivery being handed over with automatic acknowledgement whose acknowledgement
+   * has not been sent yet, 0 for none. Written at hand-off under the lock, cleared once sent.
+   */
+  private volatile long autoAcking;
 
   /**
    * Creates the shared part of one lanes consumer.
@@ -197,6 +210,46 @@ final class LaneDispatch {
     stats.laneHandedOff(nowNanos - job.receivedNanos);
     if (!autoAck) {
       handed.put(job.envelope.getDeliveryTag(), job);
+    } else {
+      autoAcking = job.envelope.getDeliveryTag();
+    }
+  }
+
+  /**
+   * Returns the lowest delivery tag up to a bound that this consumer received and the application
+   * has not been handed: a held delivery, one being given back, one handed over with automatic
+   * acknowledgement whose acknowledgement is not sent yet, or a hand-off whose handler has not
+   * started. Under the lock.
+   *
+   * @param upTo the highest tag of interest
+   * @param seen whether the application's handler has started on a delivery tag
+   * @return the lowest such tag; {@link Long#MAX_VALUE} when there is none up to the bound; 0 when
+   *     deliveries are being given back, whose tags are not kept
+   */
+  long lowestUnhanded(long upTo, LongPredicate seen) {
+    if (returning > 0) {
+      return 0;
+    }
+    long lowest = held.lowestTag();
+    long acking = autoAcking;
+    if (acking != 0) {
+      lowest = Math.min(lowest, acking);
+    }
+    for (long tag : handed.headMap(Math.min(upTo, lowest), true).keySet()) {
+      if (!seen.test(tag)) {
+        return tag;
+      }
+    }
+    return lowest <= upTo ? lowest : Long.MAX_VALUE;
+  }
+
+  /** Whether this consumer has stopped and gave back everything it was giving back. */
+  boolean finished() {
+    lock.lock();
+    try {
+      return stopped && returning == 0;
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -322,7 +375,11 @@ final class LaneDispatch {
   boolean deliver(LaneJob job) {
     try {
       if (autoAck) {
-        delegate.basicAck(job.envelope.getDeliveryTag(), false);
+        try {
+          delegate.basicAck(job.envelope.getDeliveryTag(), false);
+        } finally {
+          autoAcking = 0;
+        }
       }
       application.handleDelivery(tag, job.envelope, job.properties, job.body);
       return true;

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,9 +43,11 @@ import org.slf4j.LoggerFactory;
  * <p>Delivery tags, acknowledgements, nacks and requeues pass through unchanged: RabbitMQ returns a
  * requeued message to its own lane. With automatic acknowledgement on the application's side, the
  * lanes are still consumed with manual acknowledgements, and each delivery is acknowledged when it
- * is handed over (so held deliveries stay bounded and a crash loses nothing not handed over). On a
- * shutdown the held deliveries are dropped (their tags are stale and RabbitMQ redelivers them); an
- * automatically recovering channel re-registers the lane consumers.
+ * is handed over (so held deliveries stay bounded and a crash loses nothing not handed over). When
+ * the consumer is cancelled, what it holds goes back to its lane ({@code basic.reject} with
+ * requeue), so that no later multiple settlement of the channel can name it. On a shutdown the held
+ * deliveries are dropped (their tags are stale and RabbitMQ redelivers them); an automatically
+ * recovering channel re-registers the lane consumers.
  *
  * <p>Thread safety: lane callbacks run on the connection's consumer threads, the application's
  * handler on the dispatcher thread; settlements may come from any thread. All state is guarded by
@@ -234,8 +237,58 @@ final class LanesConsumer implements LanesConsumption {
   }
 
   @Override
+  public long lowestUnhanded(long upTo, LongPredicate seen) {
+    d.lock.lock();
+    try {
+      return d.lowestUnhanded(upTo, seen);
+    } finally {
+      d.lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean finished() {
+    return d.finished();
+  }
+
+  @Override
   public void recovered() {
     d.recovered();
+  }
+
+  /**
+   * Stops handing over and gives what is held back to its lanes ({@code basic.reject} with requeue)
+   * while the channel is open, so that no later settlement of the channel can name it.
+   */
+  private void giveBackHeld() {
+    List<LaneJob> returned;
+    d.lock.lock();
+    try {
+      d.stopped = true;
+      d.wakeup.signalAll();
+      returned = d.takeAllHeld();
+      d.returning += returned.size();
+    } finally {
+      d.lock.unlock();
+    }
+    try {
+      for (LaneJob job : returned) {
+        if (delegate.isOpen()) {
+          try {
+            delegate.basicReject(job.envelope.getDeliveryTag(), true);
+          } catch (IOException | RuntimeException e) {
+            LOG.debug("lanes queue '{}': could not return a held delivery", layout.queue(), e);
+          }
+        }
+      }
+    } finally {
+      d.lock.lock();
+      try {
+        d.returning -= returned.size();
+      } finally {
+        d.lock.unlock();
+      }
+    }
   }
 
   /** Stops the dispatcher and drops what is held; the lanes' consumers are left to the channel. */
@@ -355,6 +408,7 @@ final class LanesConsumer implements LanesConsumption {
         d.lock.unlock();
       }
       if (all) {
+        giveBackHeld();
         stop();
         d.application.handleCancelOk(d.tag);
       }
@@ -379,6 +433,7 @@ final class LanesConsumer implements LanesConsumption {
           }
         }
       }
+      giveBackHeld();
       stop();
       d.application.handleCancel(d.tag);
     }

@@ -3,16 +3,22 @@ package io.harbinger.rabbit;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Consumer;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongPredicate;
 
 /**
  * The lanes consumers of one wrapped channel, by the consumer tag the application sees: a consumer
  * of a logical lanes queue consumes every lane ({@link LanesConsumer} with {@link LaneFetch#PUSH},
  * {@link PullingLanesConsumer} with {@link LaneFetch#PULL} when it has a prefetch or automatic
- * acknowledgement), and the channel's settlements, recoveries and shutdowns reach each of them.
+ * acknowledgement), and the channel's settlements, recoveries and shutdowns reach each of them. A
+ * cancelled consumer is kept, retiring, until it has stopped and given back what it held, so that a
+ * multiple settlement meanwhile still leaves its deliveries alone ({@link #lowestUnhanded}).
  *
- * <p>Thread-safe: one concurrent map, read without locking on every settlement.
+ * <p>Thread-safe: concurrent collections, read without locking on every settlement.
  */
 final class LanesConsumerRegistry {
 
@@ -20,6 +26,7 @@ final class LanesConsumerRegistry {
   private final ChannelOptions options;
   private final DeliveryTracker tracker;
   private final Map<String, LanesConsumption> consumers = new ConcurrentHashMap<>();
+  private final Set<LanesConsumption> retiring = ConcurrentHashMap.newKeySet();
 
   /**
    * Creates the registry of one wrapped channel.
@@ -102,8 +109,51 @@ final class LanesConsumerRegistry {
     if (consumer == null) {
       return false;
     }
+    retiring.removeIf(LanesConsumption::finished);
+    retiring.add(consumer);
     consumer.cancel();
     return true;
+  }
+
+  /**
+   * Whether the channel has a lanes consumer, consuming or retiring: its multiple settlements must
+   * leave what they hold alone.
+   */
+  boolean any() {
+    if (!consumers.isEmpty()) {
+      return true;
+    }
+    if (retiring.isEmpty()) {
+      return false;
+    }
+    retiring.removeIf(LanesConsumption::finished);
+    return !retiring.isEmpty();
+  }
+
+  /**
+   * Returns the lowest delivery tag up to a bound that a lanes consumer of the channel received and
+   * has not handed to the application (see {@link LanesConsumption#lowestUnhanded}).
+   *
+   * @param upTo the highest tag of interest
+   * @param seen whether the application's handler has started on a delivery tag
+   * @return the lowest such tag, {@link Long#MAX_VALUE} for none, 0 when one cannot be told
+   */
+  long lowestUnhanded(long upTo, LongPredicate seen) {
+    long lowest = Long.MAX_VALUE;
+    for (LanesConsumption c : all()) {
+      lowest = Math.min(lowest, c.lowestUnhanded(upTo, seen));
+    }
+    return lowest;
+  }
+
+  /** Returns the consumers consuming, then those retiring. */
+  private Iterable<LanesConsumption> all() {
+    if (retiring.isEmpty()) {
+      return consumers.values();
+    }
+    List<LanesConsumption> all = new ArrayList<>(consumers.values());
+    all.addAll(retiring);
+    return all;
   }
 
   /**
@@ -111,8 +161,8 @@ final class LanesConsumerRegistry {
    * LanesConsumption#stale}).
    */
   boolean stale(long deliveryTag, boolean multiple) {
-    if (!consumers.isEmpty()) {
-      for (LanesConsumption c : consumers.values()) {
+    if (!consumers.isEmpty() || !retiring.isEmpty()) {
+      for (LanesConsumption c : all()) {
         if (c.stale(deliveryTag, multiple)) {
           return true;
         }
@@ -123,8 +173,8 @@ final class LanesConsumerRegistry {
 
   /** Tells every lanes consumer of a settlement the channel sent. */
   void settled(long deliveryTag, boolean multiple) {
-    if (!consumers.isEmpty()) {
-      for (LanesConsumption c : consumers.values()) {
+    if (!consumers.isEmpty() || !retiring.isEmpty()) {
+      for (LanesConsumption c : all()) {
         c.settled(deliveryTag, multiple);
       }
     }
@@ -132,21 +182,22 @@ final class LanesConsumerRegistry {
 
   /** Tells every lanes consumer that {@code basic.recover} returned their hand-offs. */
   void recovered() {
-    consumers.values().forEach(LanesConsumption::recovered);
+    all().forEach(LanesConsumption::recovered);
   }
 
   /** Stops every lanes consumer and forgets them: the channel is closing. */
   void stop() {
-    for (LanesConsumption c : consumers.values()) {
+    for (LanesConsumption c : all()) {
       c.stop();
     }
     consumers.clear();
+    retiring.clear();
   }
 
   /** Returns how many deliveries the lanes consumers hold now. */
   int held() {
     int held = 0;
-    for (LanesConsumption c : consumers.values()) {
+    for (LanesConsumption c : all()) {
       held += c.held();
     }
     return held;

@@ -2,6 +2,7 @@ package io.harbinger.rabbit;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.function.LongPredicate;
 
 /**
  * What a wrapped channel needs of the consumer of one logical lanes queue: {@link LanesConsumer}
@@ -58,6 +59,26 @@ interface LanesConsumption {
    * @param multiple whether every tag up to it is settled too
    */
   void settled(long deliveryTag, boolean multiple);
+
+  /**
+   * Returns the lowest delivery tag up to a bound that a settlement of the channel must not name:
+   * one this consumer received and has not handed to the application (held, being handed over,
+   * being given back or taken with a {@code basic.get} still in flight), so that a multiple
+   * settlement is sent as settlements that leave it alone.
+   *
+   * @param upTo the highest tag of interest
+   * @param seen whether the application's handler has started on a delivery tag
+   * @return the lowest such tag; {@link Long#MAX_VALUE} when there is none up to the bound; 0 when
+   *     the consumer cannot tell (a {@code basic.get} in flight, deliveries being given back), so
+   *     that only deliveries the application was handed are settled, one by one
+   */
+  long lowestUnhanded(long upTo, LongPredicate seen);
+
+  /**
+   * Whether the consumer has stopped and returned what it held: after a cancel it needs no more
+   * settlements' care.
+   */
+  boolean finished();
 
   /** Forgets the unsettled hand-offs after {@code basic.recover}: RabbitMQ redelivers them. */
   void recovered();

@@ -13,6 +13,7 @@ import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import java.io.IOException;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,19 +37,22 @@ import org.slf4j.LoggerFactory;
  * TimedConsumer}) and calls the delegate's overload with all parameters; every other consumer
  * callback is forwarded unchanged (the rabbitmq-java-client {@code ObservationConsumer} pattern).
  * Settle: {@code basicAck}, {@code basicNack} and {@code basicReject} call the delegate first,
- * unchanged, and record the settlement only once it returned. Prefetch: {@code basicQos} is
- * recorded so that a consumer that defeats reordering is reported by {@link PrefetchGuard}.
- * Returns: a publish that may come back ({@code mandatory} or {@code immediate}) is remembered
- * ({@link ReturnedMessages}), and return listeners are handed the caller's properties. Identity:
- * when RabbitMQ closes the channel because the stamped {@code user-id} is not the connection's user
- * (406), the wrapper logs it once at ERROR and every later publish fails with an {@link
- * IOException} that names the user and the fix, instead of the client's bare "channel is already
- * closed". Automatic recovery: an {@code AutorecoveringChannel} keeps its identity across recovery
- * and re-registers the wrapped consumers itself; the tracker forgets unsettled deliveries on
- * shutdown because their tags are stale.
+ * unchanged, and record the settlement only once it returned; on a channel with lanes consumers a
+ * multiple acknowledgement or nack settles the deliveries the application was handed up to its tag
+ * and none a lanes consumer holds ({@link MultipleSettlement}), serialised with the channel's other
+ * multiple settlements. Prefetch: {@code basicQos} is recorded so that a consumer that defeats
+ * reordering is reported by {@link PrefetchGuard}. Returns: a publish that may come back ({@code
+ * mandatory} or {@code immediate}) is remembered ({@link ReturnedMessages}), and return listeners
+ * are handed the caller's properties. Identity: when RabbitMQ closes the channel because the
+ * stamped {@code user-id} is not the connection's user (406), the wrapper logs it once at ERROR and
+ * every later publish fails with an {@link IOException} that names the user and the fix, instead of
+ * the client's bare "channel is already closed". Automatic recovery: an {@code
+ * AutorecoveringChannel} keeps its identity across recovery and re-registers the wrapped consumers
+ * itself; the tracker forgets unsettled deliveries on shutdown because their tags are stale.
  *
  * <p>Thread safety: as the delegate; the wrapper's own state is concurrent and lock-free, except
- * {@link Requeues}, touched only on requeues and redeliveries.
+ * {@link Requeues}, touched only on requeues and redeliveries, and the multiple settlements of a
+ * channel with lanes consumers, sent one at a time.
  */
 sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePredictiveChannel {
 
@@ -62,6 +66,7 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
   private final LanesConsumerRegistry lanes;
   private volatile int consumerPrefetch;
   private volatile int channelPrefetch;
+  private final Object multipleSettlements = new Object();
 
   /**
    * Wraps a channel.
@@ -185,6 +190,10 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     if (lanes.stale(deliveryTag, multiple)) {
       return;
     }
+    if (multiple && lanes.any()) {
+      settleHanded(deliveryTag, Settlement.ACK, false);
+      return;
+    }
     delegate.basicAck(deliveryTag, multiple);
     tracker.settle(deliveryTag, multiple, Settlement.ACK, false);
     lanes.settled(deliveryTag, multiple);
@@ -195,8 +204,53 @@ sealed class PredictiveChannel extends ForwardingChannel permits RecoverablePred
     if (lanes.stale(deliveryTag, multiple)) {
       return;
     }
+    if (multiple && lanes.any()) {
+      settleHanded(deliveryTag, Settlement.NACK, requeue);
+      return;
+    }
     delegate.basicNack(deliveryTag, multiple, requeue);
     tracker.settle(deliveryTag, multiple, Settlement.NACK, requeue);
+    lanes.settled(deliveryTag, multiple);
+  }
+
+  /**
+   * Sends a multiple acknowledgement or nack on a channel with lanes consumers as settlements of
+   * the deliveries the application was handed up to its tag ({@link MultipleSettlement}): as it
+   * came when no lanes consumer holds a delivery up to the tag.
+   */
+  private void settleHanded(long deliveryTag, Settlement outcome, boolean requeue)
+      throws IOException {
+    synchronized (multipleSettlements) {
+      long upTo = deliveryTag == 0 ? Long.MAX_VALUE : deliveryTag;
+      NavigableSet<Long> handed = tracker.unsettledTags(upTo);
+      long leaveAlone = lanes.lowestUnhanded(upTo, handed::contains);
+      if (leaveAlone > upTo) {
+        send(deliveryTag, true, outcome, requeue);
+        return;
+      }
+      MultipleSettlement plan = MultipleSettlement.plan(handed, leaveAlone);
+      if (plan.isEmpty()) {
+        options.stats().increment(Counter.UNMATCHED_SETTLE);
+        return;
+      }
+      if (plan.multipleTag() != 0) {
+        send(plan.multipleTag(), true, outcome, requeue);
+      }
+      for (long tag : plan.singleTags()) {
+        send(tag, false, outcome, requeue);
+      }
+    }
+  }
+
+  /** Sends one acknowledgement or nack and records it once the delegate accepted it. */
+  private void send(long deliveryTag, boolean multiple, Settlement outcome, boolean requeue)
+      throws IOException {
+    if (outcome == Settlement.ACK) {
+      delegate.basicAck(deliveryTag, multiple);
+    } else {
+      delegate.basicNack(deliveryTag, multiple, requeue);
+    }
+    tracker.settle(deliveryTag, multiple, outcome, requeue);
     lanes.settled(deliveryTag, multiple);
   }
 

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,6 +74,7 @@ final class PullingLanesConsumer implements LanesConsumption, LaneSubscriptions.
   private int emptyLanes;
   private boolean idle;
   private boolean aheadInFlight;
+  private boolean pulling;
   private boolean cancelled;
   private boolean channelDown;
 
@@ -140,6 +142,7 @@ final class PullingLanesConsumer implements LanesConsumption, LaneSubscriptions.
     d.lock.lock();
     try {
       returned = d.takeAllHeld();
+      d.returning += returned.size();
     } finally {
       d.lock.unlock();
     }
@@ -187,6 +190,22 @@ final class PullingLanesConsumer implements LanesConsumption, LaneSubscriptions.
   /** Books a job's duration for its level and its key. Under the lock. */
   private void finished(LaneJob job, long nowNanos) {
     ahead.finished(job, d.finished(job, nowNanos));
+  }
+
+  @Override
+  public long lowestUnhanded(long upTo, LongPredicate seen) {
+    d.lock.lock();
+    try {
+      // The tag of a message a basic.get is taking is not known until it is here.
+      return pulling || aheadInFlight ? 0 : d.lowestUnhanded(upTo, seen);
+    } finally {
+      d.lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean finished() {
+    return d.finished();
   }
 
   @Override
@@ -254,6 +273,8 @@ final class PullingLanesConsumer implements LanesConsumption, LaneSubscriptions.
           d.wakeup.await(d.agingIntervalNanos, TimeUnit.NANOSECONDS);
         }
         generationAtGet = d.generation;
+        // The dispatcher's own basic.get, which the application's settlements must wait out.
+        pulling = job == null;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -265,6 +286,12 @@ final class PullingLanesConsumer implements LanesConsumption, LaneSubscriptions.
         try {
           response = timedGet(lane);
         } catch (IOException | RuntimeException e) {
+          d.lock.lock();
+          try {
+            pulling = false;
+          } finally {
+            d.lock.unlock();
+          }
           if (!awaitChannel(e)) {
             return;
           }
@@ -272,6 +299,7 @@ final class PullingLanesConsumer implements LanesConsumption, LaneSubscriptions.
         }
         d.lock.lock();
         try {
+          pulling = false;
           long now = d.ticker.nanos();
           if (response == null) {
             round &= ~(1 << lane);
@@ -293,6 +321,7 @@ final class PullingLanesConsumer implements LanesConsumption, LaneSubscriptions.
           }
           if (d.stopped) {
             job = null;
+            d.returning++;
           } else {
             emptyLanes &= ~(1 << lane);
             handOff(job, lane, now);
@@ -441,6 +470,7 @@ final class PullingLanesConsumer implements LanesConsumption, LaneSubscriptions.
         }
         if (d.stopped) {
           giveBack = true;
+          d.returning++;
         } else {
           d.stats.increment(Counter.LANE_TAKEN_AHEAD);
           hold(
@@ -484,16 +514,23 @@ final class PullingLanesConsumer implements LanesConsumption, LaneSubscriptions.
   }
 
   /**
-   * Returns a delivery to its lane ({@code basic.reject} with requeue) while the channel is open.
+   * Returns a delivery to its lane ({@code basic.reject} with requeue) while the channel is open;
+   * the caller counted it as {@link LaneDispatch#returning}.
    */
   private void giveBack(long deliveryTag) {
-    if (!delegate.isOpen()) {
-      return;
-    }
     try {
-      delegate.basicReject(deliveryTag, true);
+      if (delegate.isOpen()) {
+        delegate.basicReject(deliveryTag, true);
+      }
     } catch (IOException | RuntimeException e) {
       LOG.debug("lanes queue '{}': could not return delivery {}", layout.queue(), deliveryTag, e);
+    } finally {
+      d.lock.lock();
+      try {
+        d.returning--;
+      } finally {
+        d.lock.unlock();
+      }
     }
   }
 
@@ -626,6 +663,9 @@ final class PullingLanesConsumer implements LanesConsumption, LaneSubscriptions.
     d.lock.lock();
     try {
       giveBack = cancelled;
+      if (giveBack) {
+        d.returning++;
+      }
       if (!d.stopped) {
         hold(new LaneJob(lane, envelope, properties, body, d.ticker.nanos(), d.generation));
       }
