@@ -136,7 +136,7 @@ final class KeyRules {
       return Prediction.fallback(defaultLevel, verdict, m);
     }
     int routed = m == Mode.PREDICTIVE ? level : defaultLevel;
-    return new Prediction(routed, level, verdict, estimate, m);
+    return s.prediction(routed, level, verdict, estimate, m);
   }
 
   /**

@@ -21,6 +21,10 @@ final class KeyState implements DurationHistogram.QuantileSink {
   long lastDecayNanos;
   int heldLevel = -1;
   boolean predictedSinceListed;
+
+  /** The last trusted verdict given, handed out again while nothing in it has changed. */
+  private Prediction lastPrediction;
+
   Outcome lastOutcome;
   KeyState older;
   KeyState newer;
@@ -142,6 +146,26 @@ final class KeyState implements DurationHistogram.QuantileSink {
   }
 
   /** Scored observations before the per-key safeguard may distrust a key. */
+  /**
+   * Returns a verdict with these values: the last one given when it has them all (the estimate
+   * changes only with the key's histogram, so between observations every lookup of a key gets the
+   * same object and allocates nothing), else a new one, kept for the next lookup.
+   */
+  Prediction prediction(int level, int predictedLevel, Outcome outcome, double estimate, Mode m) {
+    Prediction last = lastPrediction;
+    if (last != null
+        && last.level() == level
+        && last.predictedLevel() == predictedLevel
+        && last.outcome() == outcome
+        && last.mode() == m
+        && Double.compare(last.estimateNanos(), estimate) == 0) {
+      return last;
+    }
+    last = new Prediction(level, predictedLevel, outcome, estimate, m);
+    lastPrediction = last;
+    return last;
+  }
+
   static final int GUARD_MIN_SCORED = 8;
 
   /** Replaces the histogram with a restored one. */

@@ -37,7 +37,25 @@ public record Prediction(
    * @return a verdict with no estimate
    */
   public static Prediction fallback(int defaultLevel, Outcome outcome, Mode mode) {
+    if (defaultLevel >= 0 && defaultLevel < PredictorConfig.MAX_LEVELS) {
+      return FALLBACKS[defaultLevel][outcome.ordinal()][mode.ordinal()];
+    }
     return new Prediction(defaultLevel, defaultLevel, outcome, Double.NaN, mode);
+  }
+
+  /** Every fallback verdict, made once: a routing lookup that falls back allocates nothing. */
+  private static final Prediction[][][] FALLBACKS =
+      new Prediction[PredictorConfig.MAX_LEVELS][Outcome.values().length][Mode.values().length];
+
+  static {
+    for (int level = 0; level < PredictorConfig.MAX_LEVELS; level++) {
+      for (Outcome outcome : Outcome.values()) {
+        for (Mode mode : Mode.values()) {
+          FALLBACKS[level][outcome.ordinal()][mode.ordinal()] =
+              new Prediction(level, level, outcome, Double.NaN, mode);
+        }
+      }
+    }
   }
 
   /**

@@ -110,8 +110,8 @@ final class ReturnedMessages {
       AMQP.BasicProperties props, String exchange, String routingKey, long bodyLength) {
     Map<String, Object> headers = props == null ? null : props.getHeaders();
     Object at = headers == null ? null : headers.get(HarbingerHeaders.STAMP);
-    // The stamp is a String when published; RabbitMQ sends it back as a LongString.
-    return new Key(at == null ? null : at.toString(), exchange, routingKey, bodyLength);
+    // The stamp is a byte array (or a String) when published; RabbitMQ sends back the same type.
+    return new Key(StampHeader.text(at), exchange, routingKey, bodyLength);
   }
 
   private static AMQP.BasicProperties withoutStamps(AMQP.BasicProperties props) {

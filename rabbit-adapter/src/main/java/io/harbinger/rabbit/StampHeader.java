@@ -2,6 +2,7 @@ package io.harbinger.rabbit;
 
 import com.rabbitmq.client.LongString;
 import io.harbinger.predictor.PredictorConfig;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -12,8 +13,9 @@ import java.util.Map;
  * {@code name=value}: {@code l} the level (decimal, in [0, 10)), {@code m} the mode ({@code p}
  * predictive, {@code s} shadow, {@code o} off), {@code t} the publish time in epoch microseconds
  * (decimal, positive). Example: level 0, predictive, published at 2026-12-01T12:00:00.000001Z is
- * {@code v1;l=0;m=p;t=1796126400000001} (29 characters). It is an AMQP long string, so the
- * management UI shows it as it is.
+ * {@code v1;l=0;m=p;t=1796126400000001} (29 characters). A wrapped channel writes it as an AMQP
+ * byte array of that ASCII text ({@link #encodeInto}), which the client writes without a copy;
+ * {@link #encode} gives it as a string (a long string on the wire), and consumers read both.
  *
  * <p>Reading is strict: the version must be {@code v1} and the fields exactly {@code l}, {@code m}
  * and {@code t}, each once, in any order, in at most {@value #MAX_LENGTH} characters. A value that
@@ -21,10 +23,11 @@ import java.util.Map;
  * fields) is unreadable as a whole; a readable one whose level is outside the consumer's levels
  * keeps its publish time and has an unknown level. A producer that adds a field bumps the version.
  *
- * <p>Implementation notes. Encoding concatenates one of 30 prefixes, made once (one per level and
- * mode), with the decimal publish time: two small allocations per publish, against three header
- * names and three typed values in the first version's headers. Parsing walks the string once
- * without splitting it; it allocates the string of a {@link LongString} value and the reading.
+ * <p>Implementation notes. Encoding copies one of 30 prefixes, made once (one per level and mode),
+ * and writes the decimal publish time after it: into a byte array the caller may reuse when it has
+ * the right length, so a steady stream of publishes allocates nothing here. Parsing walks the
+ * string once without splitting it; it allocates the string of a {@link LongString} or byte-array
+ * value and the reading.
  *
  * <p>Thread-safe: stateless.
  */
@@ -42,11 +45,13 @@ final class StampHeader {
   private static final String MODES = "pso";
   private static final String[] MODE_NAMES = {"predictive", "shadow", "off"};
   private static final String[][] PREFIXES = new String[PredictorConfig.MAX_LEVELS][3];
+  private static final byte[][][] PREFIX_BYTES = new byte[PredictorConfig.MAX_LEVELS][3][];
 
   static {
     for (int level = 0; level < PredictorConfig.MAX_LEVELS; level++) {
       for (int m = 0; m < MODES.length(); m++) {
         PREFIXES[level][m] = VERSION + ";l=" + level + ";m=" + MODES.charAt(m) + ";t=";
+        PREFIX_BYTES[level][m] = PREFIXES[level][m].getBytes(StandardCharsets.US_ASCII);
       }
     }
   }
@@ -71,6 +76,61 @@ final class StampHeader {
           "publishedAtMicros must be positive epoch microseconds: " + publishedAtMicros);
     }
     return PREFIXES[level][modeIndex(mode)].concat(Long.toString(publishedAtMicros));
+  }
+
+  /**
+   * Writes a stamp's value as ASCII bytes, into {@code reuse} when it has exactly the value's
+   * length.
+   *
+   * @param publishedAtMicros the publish time in epoch microseconds, positive
+   * @param level the level, in [0, 10)
+   * @param mode {@code predictive}, {@code shadow} or {@code off}
+   * @param reuse an array to write into, or null
+   * @return {@code reuse} when its length fits, else a new array
+   * @throws IllegalArgumentException as {@link #encode}
+   */
+  static byte[] encodeInto(long publishedAtMicros, int level, String mode, byte[] reuse) {
+    if (level < 0 || level >= PredictorConfig.MAX_LEVELS) {
+      throw new IllegalArgumentException(
+          "level must be in [0, " + PredictorConfig.MAX_LEVELS + "): " + level);
+    }
+    if (publishedAtMicros <= 0) {
+      throw new IllegalArgumentException(
+          "publishedAtMicros must be positive epoch microseconds: " + publishedAtMicros);
+    }
+    byte[] prefix = PREFIX_BYTES[level][modeIndex(mode)];
+    int digits = 1;
+    for (long v = publishedAtMicros / 10; v > 0; v /= 10) {
+      digits++;
+    }
+    int length = prefix.length + digits;
+    byte[] out = reuse != null && reuse.length == length ? reuse : new byte[length];
+    System.arraycopy(prefix, 0, out, 0, prefix.length);
+    long v = publishedAtMicros;
+    for (int i = length - 1; i >= prefix.length; i--) {
+      out[i] = (byte) ('0' + (int) (v % 10));
+      v /= 10;
+    }
+    return out;
+  }
+
+  /**
+   * Returns a header value's text: a string's, a long string's, or a byte array's as ASCII.
+   *
+   * @param value a header value, or null
+   * @return its text, or null when it is none of those types
+   */
+  static String text(Object value) {
+    if (value instanceof String s) {
+      return s;
+    }
+    if (value instanceof LongString ls) {
+      return ls.toString();
+    }
+    if (value instanceof byte[] b) {
+      return new String(b, StandardCharsets.US_ASCII);
+    }
+    return null;
   }
 
   private static int modeIndex(String mode) {
@@ -157,13 +217,14 @@ final class StampHeader {
    * @return what was read; {@link Reading#UNREADABLE} for anything but a version 1 value
    */
   static Reading parse(Object value, int levels) {
-    if (!(value instanceof String || value instanceof LongString)) {
+    if (!(value instanceof String || value instanceof LongString || value instanceof byte[])) {
       return Reading.UNREADABLE;
     }
-    if (value instanceof LongString ls && ls.length() > MAX_LENGTH) {
+    if (value instanceof LongString ls && ls.length() > MAX_LENGTH
+        || value instanceof byte[] b && b.length > MAX_LENGTH) {
       return Reading.UNREADABLE;
     }
-    String s = value.toString();
+    String s = text(value);
     int n = s.length();
     if (n > MAX_LENGTH || !s.startsWith(VERSION) || n <= VERSION.length()) {
       return Reading.UNREADABLE;

@@ -2,31 +2,33 @@ package io.harbinger.rabbit;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.impl.ChannelN;
+import com.rabbitmq.client.impl.recovery.AutorecoveringChannel;
 import java.io.IOException;
-import java.util.AbstractMap;
-import java.util.AbstractSet;
-import java.util.Iterator;
 import java.util.Map;
-import java.util.NoSuchElementException;
-import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The publish path of a wrapped channel: every {@code basicPublish} overload comes to {@link
- * #publish}, which applies a {@link MessageStamper}'s {@link Stamp} to the caller's properties (the
+ * #publish}, which applies a {@link MessageStamper}'s stamp to the caller's properties (the
  * priority, the producer identity, {@code user-id} or {@code app-id} where so configured, and the
  * {@code x-harbinger} header), picks the lane of a logical lanes queue, remembers a publish that
  * may come back ({@link ReturnedMessages}) and sends it on the delegate.
  *
- * <p>Implementation notes. The stamper hands the stamp's values to {@link #properties} (a {@link
- * MessageStamper.Applier}), so no {@link Stamp} object is made on this path. A publish allocates
- * one properties object and the {@code x-harbinger} header's value; the properties' constructor
- * copies the caller's headers plus the stamp header from a {@link HeadersWithStamp} view (copy on
- * write: the caller's properties and headers are never modified); every other property is the
- * caller's. A publish to a logical lanes queue (on the default exchange) goes to the lane of the
- * message's level, the lowest lane in shadow mode so that delivery order stays as without
- * Harbinger, with the caller's own priority; it allocates the pair of lane and properties too.
+ * <p>Implementation notes. The stamper hands the stamp's values to {@link #fill} (a {@link
+ * MessageStamper.Applier}), so no {@link Stamp} object is made on this path. The properties sent
+ * are a {@link StampedProperties}: the caller's read through, nothing copied, the caller's object
+ * and headers never modified. When the delegate is the RabbitMQ client's own channel, which encodes
+ * a publish before {@code basicPublish} returns and keeps nothing of it, one such object per
+ * channel is refilled for every publish (taken from a one-slot spare; a concurrent publish on the
+ * same channel makes its own), so a publish allocates nothing here; any other delegate, which might
+ * keep the properties it is given, gets a new object per publish. A publish that may come back
+ * (mandatory or immediate) is remembered with the caller's properties, keyed by the stamp's text. A
+ * publish to a logical lanes queue (on the default exchange) goes to the lane of the message's
+ * level, the lowest lane in shadow mode so that delivery order stays as without Harbinger, with the
+ * caller's own priority.
  *
- * <p>Thread-safe: the stamper and the returned messages are, and nothing else is shared.
+ * <p>Thread-safe: the stamper, the spare and the returned messages are, and nothing else is shared.
  */
 final class StampingPublisher {
 
@@ -34,6 +36,8 @@ final class StampingPublisher {
   private final String jobTypeHeader;
   private final AdapterStats stats;
   private final ReturnedMessages returns = new ReturnedMessages(1024);
+  private final AtomicReference<StampedProperties> spare =
+      new AtomicReference<>(new StampedProperties());
 
   /**
    * Creates the publish path of one channel.
@@ -78,24 +82,33 @@ final class StampingPublisher {
     long length = bytes == null ? 0 : bytes.length;
     LaneLayout layout =
         exchange == null || exchange.isEmpty() ? DeclaredLanes.SHARED.layout(routingKey) : null;
-    String target;
-    AMQP.BasicProperties stamped;
-    if (layout != null) {
-      LanePublish p = stampLane(layout, props, length);
-      target = p.lane();
-      stamped = p.properties();
-    } else {
-      target = routingKey;
-      stamped = stamp(exchange, routingKey, props, length);
+    StampedProperties reused = encodesAtOnce(delegate) ? spare.getAndSet(null) : null;
+    StampedProperties stamped = reused != null ? reused : new StampedProperties();
+    try {
+      String target;
+      if (layout != null) {
+        stamp(stamped, "", layout.queue(), props, length, true);
+        if (stamped.level() >= layout.levels()) {
+          stats.increment(Counter.INVALID_LEVEL);
+        }
+        target = layout.laneFor(stamped.level(), stamped.shadow());
+      } else {
+        stamp(stamped, exchange, routingKey, props, length, false);
+        target = routingKey;
+      }
+      if (mandatory || immediate) {
+        returns.remember(exchange, target, length, stamped, props);
+      }
+      delegate.basicPublish(exchange, target, mandatory, immediate, stamped, bytes);
+    } finally {
+      if (reused != null) {
+        spare.set(reused);
+      }
     }
-    if (mandatory || immediate) {
-      returns.remember(exchange, target, length, stamped, props);
-    }
-    delegate.basicPublish(exchange, target, mandatory, immediate, stamped, bytes);
   }
 
   /**
-   * Returns the properties to publish in place of the caller's.
+   * Returns the properties to publish in place of the caller's, as their own object.
    *
    * @param exchange the exchange published to, empty for the default exchange
    * @param routingKey the routing key, the queue's name on the default exchange
@@ -106,197 +119,70 @@ final class StampingPublisher {
    */
   AMQP.BasicProperties stamp(
       String exchange, String routingKey, AMQP.BasicProperties props, long bodyLength) {
+    StampedProperties stamped = new StampedProperties();
+    stamp(stamped, exchange, routingKey, props, bodyLength, false);
+    return stamped;
+  }
+
+  /** Fills {@code into} with the stamp of one publish; lanes keep the caller's priority. */
+  private void stamp(
+      StampedProperties into,
+      String exchange,
+      String routingKey,
+      AMQP.BasicProperties props,
+      long bodyLength,
+      boolean callersPriority) {
     Map<String, Object> callerHeaders = props == null ? null : props.getHeaders();
-    return stamper.stamp(
+    Integer callerPriority = props == null ? null : props.getPriority();
+    into.caller(props);
+    stamper.stamp(
         exchange,
         routingKey,
         callerHeaders == null ? null : callerHeaders.get(jobTypeHeader),
         stamper.sizeHint(callerHeaders, bodyLength),
-        props == null ? null : props.getPriority(),
+        callerPriority,
         props == null ? null : props.getUserId(),
-        props,
-        StampingPublisher::properties);
+        into,
+        callersPriority ? StampingPublisher::fillKeepingPriority : StampingPublisher::fill);
   }
 
-  /** A publish to a logical lanes queue: the lane to route to and the properties to send. */
-  record LanePublish(String lane, AMQP.BasicProperties properties) {}
-
-  /**
-   * Returns the lane and properties of a publish to a logical lanes queue: the lane of the
-   * message's level (the lowest lane in shadow mode, so that delivery order stays as without
-   * Harbinger), with the stamped headers and identity and the caller's own priority.
-   *
-   * @param lanes the logical queue's layout
-   * @param props the caller's properties, or null
-   * @param bodyLength the body length in bytes
-   * @return the lane and the properties
-   */
-  LanePublish stampLane(LaneLayout lanes, AMQP.BasicProperties props, long bodyLength) {
-    Map<String, Object> callerHeaders = props == null ? null : props.getHeaders();
-    return stamper.stamp(
-        "",
-        lanes.queue(),
-        callerHeaders == null ? null : callerHeaders.get(jobTypeHeader),
-        stamper.sizeHint(callerHeaders, bodyLength),
-        props == null ? null : props.getPriority(),
-        props == null ? null : props.getUserId(),
-        props,
-        (p, level, priority, userId, appId, publishedAt, mode) -> {
-          if (level >= lanes.levels()) {
-            stats.increment(Counter.INVALID_LEVEL);
-          }
-          return new LanePublish(
-              lanes.laneFor(level, MessageStamper.SHADOW_MODE.equals(mode)),
-              properties(
-                  p, level, p == null ? null : p.getPriority(), userId, appId, publishedAt, mode));
-        });
-  }
-
-  /** Builds the properties to send from the caller's and the stamp's values. */
-  private static AMQP.BasicProperties properties(
-      AMQP.BasicProperties props,
+  /** Applies a stamp's values to the properties to send. */
+  private static StampedProperties fill(
+      StampedProperties into,
       int level,
       Integer priority,
       String userId,
       String appId,
       long publishedAtMicros,
       String mode) {
-    String stamp = Stamp.headerValue(publishedAtMicros, level, mode);
-    if (props == null) {
-      return new AMQP.BasicProperties(
-          null,
-          null,
-          new HeadersWithStamp(null, stamp),
-          null,
-          priority,
-          null,
-          null,
-          null,
-          null,
-          null,
-          null,
-          userId,
-          appId,
-          null);
-    }
-    // The constructor copies the headers view into a map of its own.
-    return new AMQP.BasicProperties(
-        props.getContentType(),
-        props.getContentEncoding(),
-        new HeadersWithStamp(props.getHeaders(), stamp),
-        props.getDeliveryMode(),
-        priority,
-        props.getCorrelationId(),
-        props.getReplyTo(),
-        props.getExpiration(),
-        props.getMessageId(),
-        props.getTimestamp(),
-        props.getType(),
+    return into.fill(into.caller(), level, priority, userId, appId, publishedAtMicros, mode);
+  }
+
+  /** Applies a stamp's values but the priority, which stays the caller's: a lane's publish. */
+  private static StampedProperties fillKeepingPriority(
+      StampedProperties into,
+      int level,
+      Integer priority,
+      String userId,
+      String appId,
+      long publishedAtMicros,
+      String mode) {
+    AMQP.BasicProperties caller = into.caller();
+    return into.fill(
+        caller,
+        level,
+        caller == null ? null : caller.getPriority(),
         userId,
-        appId == null ? props.getAppId() : appId,
-        props.getClusterId());
+        appId,
+        publishedAtMicros,
+        mode);
   }
 
   /**
-   * A read-only view of the caller's headers plus the {@link HarbingerHeaders#STAMP} header, which
-   * replaces any caller value of that name.
-   *
-   * <p>Implementation notes. {@code AMQP.BasicProperties} copies the headers map it is given into a
-   * {@code HashMap} of its own, so handing it this view instead of a merged copy saves one map per
-   * publish without ever exposing or changing the caller's map (copy on write: the caller's
-   * properties and headers are never modified).
-   *
-   * <p>Not thread-safe; lives for one publish.
+   * Returns whether a channel is the RabbitMQ client's own, which encodes a publish's properties
+   * before {@code basicPublish} returns and keeps no reference to them.
    */
-  static final class HeadersWithStamp extends AbstractMap<String, Object> {
-
-    private static final String NAME = HarbingerHeaders.STAMP;
-
-    private final Map<String, Object> caller;
-    private final String stamp;
-
-    /**
-     * Creates the view.
-     *
-     * @param caller the caller's headers, or null
-     * @param stamp the value of the stamp header
-     */
-    HeadersWithStamp(Map<String, Object> caller, String stamp) {
-      this.caller = caller;
-      this.stamp = stamp;
-    }
-
-    @Override
-    public int size() {
-      if (caller == null) {
-        return 1;
-      }
-      return caller.containsKey(NAME) ? caller.size() : caller.size() + 1;
-    }
-
-    @Override
-    public Object get(Object name) {
-      if (NAME.equals(name)) {
-        return stamp;
-      }
-      return caller == null ? null : caller.get(name);
-    }
-
-    @Override
-    public boolean containsKey(Object name) {
-      return NAME.equals(name) || (caller != null && caller.containsKey(name));
-    }
-
-    @Override
-    public Set<Entry<String, Object>> entrySet() {
-      return new AbstractSet<>() {
-        @Override
-        public Iterator<Entry<String, Object>> iterator() {
-          return new Entries();
-        }
-
-        @Override
-        public int size() {
-          return HeadersWithStamp.this.size();
-        }
-      };
-    }
-
-    private final class Entries implements Iterator<Entry<String, Object>> {
-      private final Iterator<Entry<String, Object>> callerEntries =
-          caller == null ? null : caller.entrySet().iterator();
-      private Entry<String, Object> next;
-      private boolean ownDone;
-
-      @Override
-      public boolean hasNext() {
-        if (next != null) {
-          return true;
-        }
-        while (callerEntries != null && callerEntries.hasNext()) {
-          Entry<String, Object> e = callerEntries.next();
-          if (!NAME.equals(e.getKey())) {
-            next = e;
-            return true;
-          }
-        }
-        if (ownDone) {
-          return false;
-        }
-        next = new SimpleImmutableEntry<>(NAME, stamp);
-        ownDone = true;
-        return true;
-      }
-
-      @Override
-      public Entry<String, Object> next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        Entry<String, Object> e = next;
-        next = null;
-        return e;
-      }
-    }
+  private static boolean encodesAtOnce(Channel delegate) {
+    return delegate instanceof ChannelN || delegate instanceof AutorecoveringChannel;
   }
 }

@@ -31,7 +31,6 @@ import com.rabbitmq.client.ReturnListener;
 import com.rabbitmq.client.ShutdownListener;
 import com.rabbitmq.client.ShutdownSignalException;
 import com.rabbitmq.client.UnblockedCallback;
-import com.rabbitmq.client.impl.LongStringHelper;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -318,11 +317,11 @@ class IdentityAndReturnsTest {
 
     AMQP.BasicProperties stamped = publishMandatory(channel);
     assertThat(stamped.getHeaders()).containsKey(HarbingerHeaders.STAMP);
-    // RabbitMQ sends the stamp back as a long string.
+    // RabbitMQ sends the stamp back as it was sent: a byte array, its own copy.
     Map<String, Object> returnedHeaders = new HashMap<>(stamped.getHeaders());
     returnedHeaders.put(
         HarbingerHeaders.STAMP,
-        LongStringHelper.asLongString(stamped.getHeaders().get(HarbingerHeaders.STAMP).toString()));
+        ((byte[]) stamped.getHeaders().get(HarbingerHeaders.STAMP)).clone());
     AMQP.BasicProperties returned = stamped.builder().headers(returnedHeaders).build();
     registered.getValue().handleReturn(312, "NO_ROUTE", "ex", "nowhere", returned, new byte[3]);
 

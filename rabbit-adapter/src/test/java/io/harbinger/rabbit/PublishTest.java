@@ -101,7 +101,7 @@ class PublishTest {
     assertThat(sent.getPriority()).isEqualTo(2);
     assertThat(sent.getUserId()).isEqualTo("shop");
     assertThat(sent.getContentType()).isEqualTo("text/plain");
-    assertThat(sent.getHeaders())
+    assertThat(textual(sent.getHeaders()))
         .containsExactlyInAnyOrderEntriesOf(
             Map.of("x-job-type", "fast", HarbingerHeaders.STAMP, "v1;l=0;m=p;t=1700000000123456"));
     assertThat(routedKeys).containsExactly(Keys.of("shop", "fast"));
@@ -322,7 +322,7 @@ class PublishTest {
 
     AMQP.BasicProperties sent = sentProps();
     assertThat(sent.getPriority()).isNull();
-    assertThat(sent.getHeaders())
+    assertThat(textual(sent.getHeaders()))
         .containsEntry(HarbingerHeaders.STAMP, "v1;l=0;m=s;t=" + NOW_MICROS);
   }
 
@@ -339,7 +339,7 @@ class PublishTest {
 
     AMQP.BasicProperties sent = sentProps();
     assertThat(sent.getPriority()).isEqualTo(4);
-    assertThat(sent.getHeaders())
+    assertThat(textual(sent.getHeaders()))
         .containsEntry(HarbingerHeaders.STAMP, "v1;l=2;m=s;t=" + NOW_MICROS);
   }
 
@@ -543,5 +543,12 @@ class PublishTest {
 
   private static StampHeader.Reading stampOf(AMQP.BasicProperties sent) {
     return StampHeader.parse(sent.getHeaders().get(HarbingerHeaders.STAMP), 10);
+  }
+
+  /** The headers with the stamp as its text: a wrapped channel sends it as a byte array. */
+  static Map<String, Object> textual(Map<String, Object> headers) {
+    Map<String, Object> copy = new java.util.HashMap<>(headers);
+    copy.computeIfPresent(HarbingerHeaders.STAMP, (k, v) -> StampHeader.text(v));
+    return copy;
   }
 }
