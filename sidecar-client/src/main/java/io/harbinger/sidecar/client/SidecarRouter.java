@@ -164,6 +164,10 @@ public final class SidecarRouter implements Router, AutoCloseable {
     if (key == null) {
       return Prediction.fallback(t.defaultLevel, Outcome.INVALID_KEY, t.mode);
     }
+    Prediction known = t.verdicts.get(key);
+    if (known != null) {
+      return known;
+    }
     RouteEntry e = t.entries.get(key);
     if (e == null) {
       // Placed as the sidecar places a key it has not learned: the last level or the default.
@@ -182,7 +186,12 @@ public final class SidecarRouter implements Router, AutoCloseable {
     boolean predicted = e.getVerdict() == Verdict.VERDICT_PREDICTED;
     int routed = t.mode == Mode.PREDICTIVE ? e.getLevel() : t.defaultLevel;
     double estimate = predicted || e.getEstimateNanos() > 0 ? e.getEstimateNanos() : Double.NaN;
-    return new Prediction(routed, e.getLevel(), outcomeOf(e.getVerdict()), estimate, t.mode);
+    Prediction p =
+        new Prediction(routed, e.getLevel(), outcomeOf(e.getVerdict()), estimate, t.mode);
+    if (t.verdicts.size() < t.entries.size()) {
+      t.verdicts.putIfAbsent(key, p);
+    }
+    return p;
   }
 
   /**
@@ -402,6 +411,12 @@ public final class SidecarRouter implements Router, AutoCloseable {
     final int unknownLevel;
     final Mode mode;
     final AtomicLong version;
+
+    /**
+     * The verdict of each key routed since this table arrived, made from its entry once: routing a
+     * known key is then a map read that allocates nothing. A new table (every update) starts empty.
+     */
+    final Map<String, Prediction> verdicts = new ConcurrentHashMap<>();
 
     /** The size routes by bin; null where a bin lends nothing. */
     final SizeRoute[] sizes = new SizeRoute[64];

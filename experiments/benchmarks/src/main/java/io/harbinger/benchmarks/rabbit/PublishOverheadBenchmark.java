@@ -171,6 +171,59 @@ public class PublishOverheadBenchmark {
   }
 
   /**
+   * The client's own channel class with a publish that sends nothing, made without its constructor
+   * (which needs a live connection): the wrapper refills one properties object per channel for the
+   * client's channels, so this is the wrapper's own cost on the path real applications take.
+   */
+  public static final class NoOpChannelN extends com.rabbitmq.client.impl.ChannelN {
+    private NoOpChannelN() {
+      super(null, 1, (com.rabbitmq.client.impl.ConsumerWorkService) null);
+    }
+
+    @Override
+    public void basicPublish(
+        String exchange,
+        String routingKey,
+        boolean mandatory,
+        boolean immediate,
+        AMQP.BasicProperties props,
+        byte[] body) {
+      sink = props;
+    }
+
+    @Override
+    public void addShutdownListener(com.rabbitmq.client.ShutdownListener listener) {}
+
+    static NoOpChannelN create() throws ReflectiveOperationException {
+      java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+      f.setAccessible(true);
+      return (NoOpChannelN) ((sun.misc.Unsafe) f.get(null)).allocateInstance(NoOpChannelN.class);
+    }
+  }
+
+  /** The wrapper around the client's channel class, with the trained predictor. */
+  @State(Scope.Thread)
+  public static class ClientChannel {
+    NoOpChannelN raw;
+    Channel wrapped;
+
+    /** Wraps a no-op client channel. */
+    @Setup
+    public void setUp(PublishOverheadBenchmark bench) throws Exception {
+      raw = NoOpChannelN.create();
+      wrapped =
+          PredictiveChannels.wrap(
+              raw, ChannelOptions.builder("shop").router(bench.predictor).build());
+    }
+  }
+
+  /** A wrapped publish on the client's channel class, publishing nothing. */
+  @Benchmark
+  public void wrappedClientChannel(ClientChannel channel) throws IOException {
+    channel.wrapped.basicPublish("", "jobs", props, body);
+  }
+
+  /**
    * A real RabbitMQ client channel, raw and wrapped, on a connection to the local broker ({@code
    * RABBITMQ_URI}), publishing to a routing key no queue has (RabbitMQ drops the message): the
    * client's own encoding and socket write are in both, so {@code wrappedToBroker - rawToBroker} is
@@ -181,6 +234,7 @@ public class PublishOverheadBenchmark {
     Connection connection;
     Channel raw;
     Channel wrapped;
+    AMQP.BasicProperties sameMessage;
     String nowhere = "harbinger.bench.nowhere." + java.util.UUID.randomUUID();
 
     /** Connects, and wraps one of two channels with the same trained predictor. */
@@ -191,6 +245,14 @@ public class PublishOverheadBenchmark {
           System.getenv().getOrDefault("RABBITMQ_URI", "amqp://guest:guest@127.0.0.1:5672/%2F"));
       connection = factory.newConnection("harbinger-publish-benchmark");
       raw = connection.createChannel();
+      java.util.Map<String, Object> headers = new java.util.HashMap<>(bench.props.getHeaders());
+      headers.put(
+          io.harbinger.rabbit.HarbingerHeaders.STAMP,
+          io.harbinger.rabbit.Stamp.headerValue(
+                  MessageStamper.epochMicros(java.time.Clock.systemUTC()), 0, "predictive")
+              .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      sameMessage =
+          bench.props.builder().headers(headers).priority(2).userId(factory.getUsername()).build();
       wrapped =
           PredictiveChannels.wrap(
               connection.createChannel(),
@@ -208,6 +270,16 @@ public class PublishOverheadBenchmark {
   @Benchmark
   public void rawToBroker(Broker broker) throws IOException {
     broker.raw.basicPublish("", broker.nowhere, props, body);
+  }
+
+  /**
+   * A raw publish of the message as the wrapper sends it (stamp header, priority, {@code user-id}
+   * set): {@code wrappedToBroker - rawSameMessageToBroker} is the wrapper's own work, and {@code
+   * rawSameMessageToBroker - rawToBroker} what the client pays to send the stamp.
+   */
+  @Benchmark
+  public void rawSameMessageToBroker(Broker broker) throws IOException {
+    broker.raw.basicPublish("", broker.nowhere, broker.sameMessage, body);
   }
 
   /** The same publish through the wrapper around the client's own channel. */
