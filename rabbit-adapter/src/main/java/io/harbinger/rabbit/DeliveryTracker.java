@@ -12,7 +12,7 @@ import java.util.NavigableSet;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.zip.CRC32C;
 
 /**
@@ -156,11 +156,11 @@ final class DeliveryTracker {
     if (f.autoAck) {
       f.outcome = succeeded ? Settlement.ACK : Settlement.NACK;
       f.settledNanos = now;
-      f.state.set(HANDLER_DONE | SETTLED);
+      STATE.set(f, HANDLER_DONE | SETTLED);
       emit(f, f.outcome, now - f.startNanos);
       return;
     }
-    if (f.state.addAndGet(HANDLER_DONE) == (HANDLER_DONE | SETTLED)) {
+    if (STATE.addAndGet(f, HANDLER_DONE) == (HANDLER_DONE | SETTLED)) {
       emit(f, f.outcome, Math.max(now, f.settledNanos) - f.startNanos);
     }
   }
@@ -238,7 +238,7 @@ final class DeliveryTracker {
     if (requeue) {
       requeues.remember(f.identity());
     }
-    if (f.state.addAndGet(SETTLED) == (HANDLER_DONE | SETTLED)) {
+    if (STATE.addAndGet(f, SETTLED) == (HANDLER_DONE | SETTLED)) {
       emit(f, outcome, Math.max(now, f.handlerEndNanos) - f.startNanos);
     }
   }
@@ -268,6 +268,10 @@ final class DeliveryTracker {
   }
 
   /** The state of one delivery between handler start and report. */
+  /** Updates an {@link InFlight}'s state without an atomic object per delivery. */
+  private static final AtomicIntegerFieldUpdater<InFlight> STATE =
+      AtomicIntegerFieldUpdater.newUpdater(InFlight.class, "state");
+
   final class InFlight {
     final String producer;
     final String jobType;
@@ -279,7 +283,10 @@ final class DeliveryTracker {
     final int level;
     final boolean redelivered;
     final String unstampedIdentity;
-    final AtomicInteger state = new AtomicInteger();
+
+    /** {@code HANDLER_DONE} and {@code SETTLED} as they happen, through {@link #STATE}. */
+    volatile int state;
+
     boolean autoAck;
     volatile long handlerEndNanos;
     volatile long settledNanos;

@@ -224,12 +224,18 @@ final class StampHeader {
         || value instanceof byte[] b && b.length > MAX_LENGTH) {
       return Reading.UNREADABLE;
     }
-    String s = text(value);
-    int n = s.length();
-    if (n > MAX_LENGTH || !s.startsWith(VERSION) || n <= VERSION.length()) {
+    // A byte array (what a wrapped channel sends) is read in place; a long string as its text.
+    Object v = value instanceof LongString ? value.toString() : value;
+    int n = length(v);
+    if (n > MAX_LENGTH || n <= VERSION.length()) {
       return Reading.UNREADABLE;
     }
-    if (s.charAt(VERSION.length()) != ';') {
+    for (int c = 0; c < VERSION.length(); c++) {
+      if (at(v, c) != VERSION.charAt(c)) {
+        return Reading.UNREADABLE;
+      }
+    }
+    if (at(v, VERSION.length()) != ';') {
       return Reading.UNREADABLE;
     }
     long micros = UNKNOWN;
@@ -237,19 +243,19 @@ final class StampHeader {
     int mode = -1;
     int i = VERSION.length() + 1;
     while (i <= n) {
-      int end = s.indexOf(';', i);
-      if (end < 0) {
-        end = n;
+      int end = i;
+      while (end < n && at(v, end) != ';') {
+        end++;
       }
-      if (end - i < 3 || s.charAt(i + 1) != '=') {
+      if (end - i < 3 || at(v, i + 1) != '=') {
         return Reading.UNREADABLE;
       }
-      switch (s.charAt(i)) {
+      switch (at(v, i)) {
         case 't' -> {
           if (micros != UNKNOWN) {
             return Reading.UNREADABLE;
           }
-          micros = digits(s, i + 2, end, 18);
+          micros = digits(v, i + 2, end, 18);
           if (micros <= 0) {
             return Reading.UNREADABLE;
           }
@@ -258,7 +264,7 @@ final class StampHeader {
           if (level != UNKNOWN) {
             return Reading.UNREADABLE;
           }
-          level = digits(s, i + 2, end, 3);
+          level = digits(v, i + 2, end, 3);
           if (level < 0) {
             return Reading.UNREADABLE;
           }
@@ -267,7 +273,7 @@ final class StampHeader {
           if (mode >= 0 || end - i != 3) {
             return Reading.UNREADABLE;
           }
-          mode = MODES.indexOf(s.charAt(i + 2));
+          mode = MODES.indexOf(at(v, i + 2));
           if (mode < 0) {
             return Reading.UNREADABLE;
           }
@@ -287,19 +293,29 @@ final class StampHeader {
     return new Reading(micros, (int) level, true);
   }
 
+  /** The length of a string or byte-array value. */
+  private static int length(Object v) {
+    return v instanceof byte[] b ? b.length : ((String) v).length();
+  }
+
+  /** The character at an index of a string or byte-array value (bytes read as Latin-1). */
+  private static char at(Object v, int i) {
+    return v instanceof byte[] b ? (char) (b[i] & 0xff) : ((String) v).charAt(i);
+  }
+
   /** Returns the decimal number in {@code s[from, to)}, or -1 unless it is 1 to max digits. */
-  private static long digits(String s, int from, int to, int max) {
+  private static long digits(Object v, int from, int to, int max) {
     if (to - from < 1 || to - from > max) {
       return -1;
     }
-    long v = 0;
+    long value = 0;
     for (int i = from; i < to; i++) {
-      char c = s.charAt(i);
+      char c = at(v, i);
       if (c < '0' || c > '9') {
         return -1;
       }
-      v = v * 10 + (c - '0');
+      value = value * 10 + (c - '0');
     }
-    return v;
+    return value;
   }
 }

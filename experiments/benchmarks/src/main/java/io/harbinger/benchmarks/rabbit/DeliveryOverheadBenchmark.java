@@ -109,8 +109,10 @@ public class DeliveryOverheadBenchmark {
     wrapped.basicConsume("jobs", false, application);
     wrappedDelivery = registered;
     envelope = new Envelope(1, false, "", "jobs");
-    String stamp =
-        Stamp.headerValue(MessageStamper.epochMicros(Clock.systemUTC()), 0, "predictive");
+    // As a wrapped channel sends it, and RabbitMQ delivers it: a byte array of the stamp's text.
+    byte[] stamp =
+        Stamp.headerValue(MessageStamper.epochMicros(Clock.systemUTC()), 0, "predictive")
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     props =
         new AMQP.BasicProperties.Builder()
             .contentType("application/json")
