@@ -102,26 +102,10 @@ final class StampingPublisher {
       delegate.basicPublish(exchange, target, mandatory, immediate, stamped, bytes);
     } finally {
       if (reused != null) {
+        reused.caller(null); // keeps nothing of the application's between publishes
         spare.set(reused);
       }
     }
-  }
-
-  /**
-   * Returns the properties to publish in place of the caller's, as their own object.
-   *
-   * @param exchange the exchange published to, empty for the default exchange
-   * @param routingKey the routing key, the queue's name on the default exchange
-   * @param props the caller's properties, or null
-   * @param bodyLength the body length in bytes, the size hint when size hints are on and the caller
-   *     set no {@code x-size-hint} header
-   * @return new properties; the caller's are untouched
-   */
-  AMQP.BasicProperties stamp(
-      String exchange, String routingKey, AMQP.BasicProperties props, long bodyLength) {
-    StampedProperties stamped = new StampedProperties();
-    stamp(stamped, exchange, routingKey, props, bodyLength, false);
-    return stamped;
   }
 
   /** Fills {@code into} with the stamp of one publish; lanes keep the caller's priority. */
